@@ -1,0 +1,13 @@
+# The two commands of README.md. Both set everything up first and can be re-run at any time.
+.PHONY: demo test setup
+
+setup:
+	bash scripts/setup.sh
+
+demo: setup
+	.venv/bin/anchorgate ask "What does the pass statement do?"
+
+test: setup
+	.venv/bin/ruff check anchorgate graph agents tools prompts tests bench
+	.venv/bin/mypy anchorgate graph agents tools
+	.venv/bin/pytest -q -p no:cacheprovider

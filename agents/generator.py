@@ -1,0 +1,57 @@
+"""Generator: answer only from the delimited evidence, citing passages as [n]."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from anchorgate.graph.config import Config
+from anchorgate.graph.state import State
+from anchorgate.prompts import render
+from anchorgate.tools.llm_calls import counted_call
+from anchorgate.tools.services import services_for
+from anchorgate.tools.usage import stage_usage, totals
+
+# A small model sometimes starts copying the evidence block after its answer; a new passage
+# header or delimiter ends the answer instead of burning the completion budget.
+ANSWER_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:")
+
+
+async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
+    """One answer draft from the packed context; skipped (empty draft) when it cannot fit the budget."""
+    config = runtime.context
+    started = time.perf_counter()
+    if not state.get("context"):
+        return {"draft": "", "draft_logprobs": None, "latency": {"generate": time.perf_counter() - started}}
+    messages = [
+        SystemMessage(render("generate_system", config.prompt_overrides)),
+        HumanMessage(
+            render(
+                "generate_user",
+                config.prompt_overrides,
+                documents=state["context_text"],
+                question=state["question"],
+            )
+        ),
+    ]
+    spent = totals(state.get("usage", {}))["total"]
+    outcome = await counted_call(
+        services_for(config).llm,
+        messages,
+        stage="generate",
+        tokens_left=config.token_budget - spent,
+        max_tokens=config.max_output_tokens,
+        stop=ANSWER_STOPS,
+    )
+    update: dict[str, Any] = {
+        "draft": outcome.text,
+        "draft_logprobs": outcome.logprobs,
+        "calls": [outcome.record],
+        "latency": {"generate": time.perf_counter() - started},
+    }
+    if outcome.reply is not None:
+        update["usage"] = stage_usage(outcome.record)
+    return update

@@ -1,0 +1,26 @@
+"""Intake: validate the question and start a fresh round state (a thread may hold many questions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from anchorgate.graph.config import Config
+from anchorgate.graph.state import RESET_CHANNELS, State
+from anchorgate.tools.questions import validate_question
+
+
+async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
+    """Clean question, round 0, no decision yet, empty logs."""
+    question = validate_question(state.get("question"), runtime.context.max_question_chars)
+    return {
+        **RESET_CHANNELS,
+        "question": question,
+        "round": 0,
+        "decision": "",
+        "reason": "",
+        "context": [],
+        "context_text": "",
+        "draft": "",
+    }

@@ -1,0 +1,5 @@
+"""`python -m anchorgate` is the CLI."""
+
+from anchorgate.cli import main
+
+main()

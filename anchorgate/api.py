@@ -1,0 +1,55 @@
+"""The Python API: `ask` / `aask` one question, with a preset, overrides and a thread id."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from typing import Any
+
+from anchorgate.graph.builder import build_graph
+from anchorgate.graph.checkpoint import open_checkpointer
+from anchorgate.graph.config import Config
+from anchorgate.graph.presets import load_preset
+from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.questions import validate_question
+from anchorgate.tools.services import services_for
+
+IMPLEMENTED_PRESETS = {"baseline"}
+
+
+def resolve_config(preset: str = "baseline", overrides: dict[str, Any] | None = None) -> Config:
+    """The run's Config: the preset, then per-run overrides."""
+    config = load_preset(preset, overrides)
+    if config.preset not in IMPLEMENTED_PRESETS:
+        raise ConfigError(f"preset {config.preset} is not available yet", "use --preset baseline")
+    return config
+
+
+async def aask(
+    question: str,
+    *,
+    preset: str = "baseline",
+    overrides: dict[str, Any] | None = None,
+    config: Config | None = None,
+    thread_id: str | None = None,
+) -> dict[str, Any]:
+    """Answer one question; the run's state is checkpointed under `thread_id` (new one if None)."""
+    started = time.perf_counter()
+    config = config or resolve_config(preset, overrides)
+    question = validate_question(question, config.max_question_chars)
+    await asyncio.to_thread(services_for, config)  # load index/models off the event loop
+    thread_id = thread_id or f"q-{uuid.uuid4().hex[:16]}"
+    async with open_checkpointer(config) as saver:
+        graph = build_graph(checkpointer=saver)
+        result = await graph.ainvoke(
+            {"question": question},
+            config={"configurable": {"thread_id": thread_id}, "recursion_limit": config.recursion_limit},
+            context=config,
+        )
+    return {**result, "thread_id": thread_id, "latency_s": round(time.perf_counter() - started, 3)}
+
+
+def ask(question: str, **kwargs: Any) -> dict[str, Any]:
+    """Synchronous `aask`."""
+    return asyncio.run(aask(question, **kwargs))

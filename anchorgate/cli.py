@@ -1,0 +1,148 @@
+"""The `anchorgate` command line: ask, index, prepare, config.
+
+Every failure the user can act on is one line on stderr and a non-zero exit code; no traceback
+(set ANCHORGATE_DEBUG=1 to see one for an internal error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from anchorgate.tools.errors import EX_SOFTWARE, AnchorgateError
+
+EXIT_INTERRUPTED = 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with its subcommands."""
+    parser = argparse.ArgumentParser(prog="anchorgate", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    ask = commands.add_parser("ask", help="answer a question with citations")
+    ask.add_argument("question")
+    _add_run_options(ask)
+    ask.add_argument("--thread", default=None, help="checkpoint thread id (default: a new one)")
+    ask.add_argument("--json", action="store_true", help="print one JSON object")
+    ask.set_defaults(handler=_cmd_ask)
+
+    index = commands.add_parser("index", help="build (or verify) the index of a corpus")
+    index.add_argument("path", help="'pydoc', a folder of .txt/.md/.html files, or a .jsonl file")
+    index.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    index.set_defaults(handler=_cmd_index)
+
+    prepare = commands.add_parser("prepare", help="assemble and verify the local model, index the demo")
+    prepare.set_defaults(handler=_cmd_prepare)
+
+    config = commands.add_parser("config", help="list every setting with its description")
+    config.add_argument("--preset", default="baseline")
+    config.set_defaults(handler=_cmd_config)
+    return parser
+
+
+def _add_run_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--corpus", default=None, help="'pydoc' (default), a folder or a .jsonl file")
+    sub.add_argument("--preset", default="baseline", help="baseline, A, B or C")
+    sub.add_argument("--llm", default=None, help="local, gguf:/path, openai:<model>, ollama:<model>")
+    sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting")
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    from anchorgate.graph.config import parse_assignments
+
+    overrides = parse_assignments(args.set)
+    if getattr(args, "corpus", None):
+        overrides["corpus"] = args.corpus
+    if getattr(args, "llm", None):
+        overrides["llm"] = args.llm
+    return overrides
+
+
+def _cmd_ask(args: argparse.Namespace) -> int:
+    from anchorgate.api import ask
+
+    result = ask(args.question, preset=args.preset, overrides=_overrides(args), thread_id=args.thread)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        print(_readable(result))
+    return 0
+
+
+def _readable(result: dict[str, Any]) -> str:
+    lines = [result["answer"], ""]
+    for citation in result["citations"]:
+        how = " (attributed)" if citation.get("attributed") else ""
+        lines.append(f"[{citation['n']}] {citation['title']} — {citation['source']}{how}")
+        lines.append(f"    “{' '.join(citation['quote'].split())}”")
+    tokens = result["tokens"]
+    lines.append(
+        f"\n{result['decision']} ({result['reason']}) · rounds {result['rounds']} · tokens {tokens['total']}"
+        f" (prompt {tokens['prompt']}, completion {tokens['completion']}) · {result['latency_s']} s"
+        f" · thread {result['thread_id']}"
+    )
+    return "\n".join(lines)
+
+
+def _cmd_index(args: argparse.Namespace) -> int:
+    from anchorgate.graph.config import Config, parse_assignments
+    from anchorgate.tools.services import load_index_for
+
+    config = Config().replace(**{**parse_assignments(args.set), "corpus": args.path})
+    index, _, corpus = load_index_for(config)
+    manifest = index.manifest
+    print(f"indexed {manifest['passages']} documents as {manifest['chunks']} chunks → {index.path}")
+    if corpus.skipped:
+        print(f"skipped {len(corpus.skipped)} files:", file=sys.stderr)
+        for where, why in corpus.skipped:
+            print(f"  {where}: {why}", file=sys.stderr)
+    return 0
+
+
+def _cmd_prepare(args: argparse.Namespace) -> int:
+    from anchorgate.graph.config import Config
+    from anchorgate.tools.llm import resolve_gguf
+    from anchorgate.tools.services import load_index_for
+
+    print(f"local model verified: {resolve_gguf('local')}")
+    index, _, _ = load_index_for(Config())
+    print(f"demo corpus index ready: {index.manifest['chunks']} chunks → {index.path}")
+    return 0
+
+
+def _cmd_config(args: argparse.Namespace) -> int:
+    from anchorgate.graph.config import describe_fields
+    from anchorgate.graph.presets import load_preset
+
+    values = load_preset(args.preset).to_dict()
+    for name, _type, description in describe_fields():
+        print(f"{name} = {json.dumps(values[name])}\n    {description}")
+    return 0
+
+
+def run(argv: Sequence[str] | None, handler_hook: Callable[[argparse.Namespace], int] | None = None) -> int:
+    """Parse, dispatch, and turn every error into a message and an exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return (handler_hook or args.handler)(args)
+    except AnchorgateError as exc:
+        print(f"error: {exc.one_line()}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 — last resort: a bug is reported, never swallowed
+        if os.environ.get("ANCHORGATE_DEBUG"):
+            traceback.print_exc()
+        print(f"internal error: {type(exc).__name__}: {exc} (set ANCHORGATE_DEBUG=1 for details)", file=sys.stderr)
+        return EX_SOFTWARE
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(run(sys.argv[1:]))

@@ -1,0 +1,169 @@
+"""The one configuration dataclass: every knob of a run, each with a description.
+
+It is also the LangGraph context schema, so Studio shows every field with its description and a
+person can change the preset, the budget, the model or a prompt per run. Hard budgets live here;
+spend lives in the graph state. Per-run values win over environment variables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from anchorgate.tools.errors import ConfigError
+
+GateMode = Literal["none", "baug"]
+JudgePolicy = Literal["never", "gray_zone", "always"]
+RetrievalMode = Literal["dense", "hybrid"]
+RerankerKind = Literal["none", "pointwise", "pairwise"]
+
+
+def _f(default: Any, description: str) -> Any:
+    """A dataclass field with its description in metadata (read by Studio and `anchorgate config`)."""
+    if isinstance(default, dict):
+        return field(default_factory=lambda: dict(default), metadata={"description": description})
+    return field(default=default, metadata={"description": description})
+
+
+@dataclass(kw_only=True)
+class Config:
+    """All settings of one question-answering run. Presets fill these; `--set key=value` overrides."""
+
+    preset: str = _f("baseline", "Name of the preset these values started from (baseline, A, B, C).")
+    # --- resources -------------------------------------------------------------------------------
+    corpus: str = _f("pydoc", "Corpus: 'pydoc' (Python Language Reference), a folder, or a JSONL file.")
+    llm: str = _f("local", "Chat model spec: local, gguf:/path.gguf, openai:<model>, ollama:<model>.")
+    embedding_model: str = _f("", "Sentence-transformers folder; empty = packaged all-MiniLM-L6-v2.")
+    cache_dir: str = _f("", "Cache folder for model, indexes, checkpoints; empty = $ANCHORGATE_CACHE.")
+    checkpoint_db: str = _f("", "SQLite checkpoint file; empty = <cache_dir>/checkpoints.sqlite.")
+    services_id: str = _f("", "Id of an in-process bundle registered by an app or test; empty = build.")
+    # --- chunking --------------------------------------------------------------------------------
+    chunk_tokens: int = _f(120, "Target chunk size in tokens (structure-first, then recursive split).")
+    chunk_overlap_tokens: int = _f(20, "Tokens shared by consecutive chunks of one section.")
+    # --- retrieval and selection -----------------------------------------------------------------
+    retrieval_mode: RetrievalMode = _f("dense", "dense = FAISS only; hybrid = FAISS + BM25 fused.")
+    retrieval_pool_k: int = _f(24, "Candidates fetched per retriever worker before selection.")
+    retrieval_k: int = _f(8, "Chunks kept for the generator after selection.")
+    use_anchors: bool = _f(False, "Extract anchors and fan out one retriever worker per anchor.")
+    max_anchor_workers: int = _f(6, "Most anchor workers per round (the full question always has one).")
+    mmr_diversity: float = _f(0.0, "MMR diversity weight (0 = pure relevance, seed default 0.45).")
+    adaptive_mmr: bool = _f(False, "Factoid questions lean to relevance, list questions to diversity.")
+    anchor_bonus: float = _f(0.0, "Score bonus when a relevant chunk's title contains a query anchor.")
+    relevance_floor: float = _f(0.0, "Chunks below this semantic+keyword relevance never enter the pool.")
+    per_source_cap: int = _f(0, "Most chunks per domain/source (0 = no cap).")
+    list_reserve_main: int = _f(0, "List questions: slots filled by score before coverage reserve.")
+    list_reserve_extra: int = _f(0, "List questions: slots reserved for anchors/sources not yet covered.")
+    reranker: RerankerKind = _f("none", "Optional reranker after fusion: pointwise or pairwise (LLM PRP).")
+    rerank_max_comparisons: int = _f(8, "Most pairwise LLM comparisons per question.")
+    use_pruning: bool = _f(False, "Prune context to the sentences relevant to the question.")
+    pruning_threshold: float = _f(0.45, "Sentence relevance needed to keep a sentence when pruning.")
+    # --- budgets ---------------------------------------------------------------------------------
+    max_context_tokens: int = _f(900, "Hard cap on evidence tokens in one generator prompt.")
+    round2_context_tokens: int = _f(700, "Evidence cap in round 2 (keeps the worst case bounded).")
+    max_output_tokens: int = _f(160, "Most completion tokens of one answer.")
+    token_budget: int = _f(2400, "Hard ceiling on prompt+completion tokens of all LLM calls per question.")
+    max_rounds: int = _f(1, "Retrieval rounds (the anchor one-shot retry does not count as a round).")
+    recursion_limit: int = _f(40, "LangGraph step limit; our own round counters end loops well before.")
+    # --- gate (BAUG) -----------------------------------------------------------------------------
+    gate: GateMode = _f("none", "none = always STOP after one pass (baseline); baug = the budget gate.")
+    overlap_tau: float = _f(0.45, "Support overlap needed to STOP.")
+    gray_zone: tuple[float, float] = _f((0.3, 0.45), "Overlap range where the judge is consulted.")
+    judge_policy: JudgePolicy = _f("never", "When the LLM judge is called: never, gray_zone, always.")
+    judge_max_calls: int = _f(1, "Most judge calls per question.")
+    novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.")
+    factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
+    factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
+    use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
+    dragin_threshold: float = _f(0.5, "Generation confidence (1 - normalised entropy) below = uncertain.")
+    # --- generation ------------------------------------------------------------------------------
+    temperature: float = _f(0.0, "Sampling temperature of every LLM call (0 = deterministic).")
+    seed: int = _f(42, "Random seed given to the model and every stochastic step.")
+    n_ctx: int = _f(4096, "Context window of the local llama.cpp model.")
+    logprobs_top_k: int = _f(5, "Top-k logprobs requested per token for the uncertainty signal.")
+    max_question_chars: int = _f(2000, "Longest question accepted.")
+    prompt_overrides: dict[str, str] = _f({}, "Prompt templates by name that replace the packaged ones.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values (tuples become lists)."""
+        return json.loads(json.dumps(dataclasses.asdict(self)))
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with `changes` applied and validated."""
+        updated = dataclasses.replace(self, **changes)
+        updated.validate()
+        return updated
+
+    def validate(self) -> None:
+        """Raise ConfigError on values that cannot work (negative budgets, unknown modes)."""
+        hints = get_type_hints(Config)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            choices = get_args(hints[f.name]) if get_origin(hints[f.name]) is Literal else ()
+            if choices and value not in choices:
+                raise ConfigError(f"{f.name}={value!r} is not one of {list(choices)}")
+            if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+                raise ConfigError(f"{f.name} must not be negative (got {value})")
+        if self.token_budget < 1 or self.max_output_tokens < 1 or self.retrieval_k < 1:
+            raise ConfigError("token_budget, max_output_tokens and retrieval_k must be at least 1")
+        if self.max_rounds < 1:
+            raise ConfigError("max_rounds must be at least 1")
+
+
+def describe_fields() -> list[tuple[str, str, str]]:
+    """(name, type, description) for every field, for `anchorgate config` and the docs."""
+    return [(f.name, str(f.type), f.metadata["description"]) for f in fields(Config)]
+
+
+def field_names() -> list[str]:
+    """Every configuration key."""
+    return [f.name for f in fields(Config)]
+
+
+def parse_value(key: str, raw: str) -> Any:
+    """Convert a `--set key=value` string to the type of field `key`."""
+    by_name = {f.name: f for f in fields(Config)}
+    if key not in by_name:
+        close = difflib.get_close_matches(key, by_name, n=3)
+        hint = f"did you mean {', '.join(close)}?" if close else "run `anchorgate config` for the keys"
+        raise ConfigError(f"unknown setting {key!r}", hint)
+    default = getattr(Config(), key)
+    try:
+        return _coerce(default, raw)
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"cannot read {key}={raw!r} as {type(default).__name__}: {exc}") from exc
+
+
+def _coerce(default: Any, raw: str) -> Any:
+    if isinstance(default, bool):
+        lowered = raw.strip().lower()
+        if lowered in {"1", "true", "yes", "on"}:
+            return True
+        if lowered in {"0", "false", "no", "off"}:
+            return False
+        raise ValueError("expected true or false")
+    if isinstance(default, int):
+        return int(raw)
+    if isinstance(default, float):
+        return float(raw)
+    if isinstance(default, tuple):
+        return tuple(float(part) for part in raw.split(","))
+    if isinstance(default, dict):
+        value = json.loads(raw)
+        if not isinstance(value, dict):
+            raise ValueError("expected a JSON object")
+        return value
+    return raw
+
+
+def parse_assignments(assignments: list[str]) -> dict[str, Any]:
+    """`["key=value", …]` → typed overrides; a malformed item names itself in the error."""
+    overrides: dict[str, Any] = {}
+    for item in assignments:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set expects key=value, got {item!r}")
+        overrides[key.strip()] = parse_value(key.strip(), raw)
+    return overrides

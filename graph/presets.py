@@ -1,0 +1,58 @@
+"""Named presets (DESIGN.md §2.5, seed 000 §7): baseline, A (precision-first), B (recall-first), C.
+
+A preset is a set of overrides over `Config()` defaults; `--set key=value` is applied after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anchorgate.graph.config import Config
+from anchorgate.tools.errors import ConfigError
+
+# Baseline: one round, dense FAISS top-k, ~900-token context, no anchors/MMR/reranker, no gate.
+_BASELINE: dict[str, Any] = {}
+
+# A: one strong round + anchor one-shot retry; hybrid pool 24 -> 8 with MMR 0.45, anchor bonus,
+# domain cap 2, relevance floor 0.20; BAUG with the judge only in the gray zone (<= 1 call).
+_A: dict[str, Any] = {
+    "retrieval_mode": "hybrid",
+    "use_anchors": True,
+    "mmr_diversity": 0.45,
+    "adaptive_mmr": True,
+    "anchor_bonus": 0.07,
+    "relevance_floor": 0.20,
+    "per_source_cap": 2,
+    "gate": "baug",
+    "judge_policy": "gray_zone",
+    "factoid_one_shot": True,
+}
+
+# B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.
+_B: dict[str, Any] = {
+    **_A,
+    "max_rounds": 2,
+    "use_hyde": True,
+    "judge_policy": "always",
+    "list_reserve_main": 5,
+    "list_reserve_extra": 3,
+}
+
+# C: as A plus a reranker (pointwise embedding rerank, then bounded pairwise LLM comparisons).
+_C: dict[str, Any] = {**_A, "reranker": "pairwise"}
+
+PRESETS: dict[str, dict[str, Any]] = {"baseline": _BASELINE, "A": _A, "B": _B, "C": _C}
+
+
+def preset_names() -> list[str]:
+    """The preset names, in documentation order."""
+    return list(PRESETS)
+
+
+def load_preset(name: str, overrides: dict[str, Any] | None = None) -> Config:
+    """The Config of preset `name` (case-insensitive) with `overrides` applied and validated."""
+    canonical = {key.lower(): key for key in PRESETS}.get(name.strip().lower())
+    if canonical is None:
+        raise ConfigError(f"unknown preset {name!r}", f"choose one of {', '.join(PRESETS)}")
+    values = {**PRESETS[canonical], **(overrides or {}), "preset": canonical}
+    return Config().replace(**values)

@@ -1,0 +1,74 @@
+"""Test doubles: a scripted chat model and a bag-of-words embedding. For unit tests only."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+from anchorgate.tools.answer_text import normalize_words
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Replies from a script: a list consumed in order, or a function of the last prompt text."""
+
+    script: list[str] | Callable[[str], str] = Field(default_factory=list)
+    report_usage: bool = False
+    prompts: list[str] = Field(default_factory=list)
+    max_tokens_seen: list[int] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        prompt = "\n".join(str(m.content) for m in messages)
+        self.prompts.append(prompt)
+        self.max_tokens_seen.append(int(kwargs.get("max_tokens", -1)))
+        if callable(self.script):
+            text = self.script(prompt)
+        else:
+            if not self.script:
+                raise AssertionError("ScriptedChatModel ran out of scripted replies")
+            text = self.script.pop(0)
+        usage = None
+        if self.report_usage:
+            usage = {"input_tokens": len(prompt.split()), "output_tokens": len(text.split()),
+                     "total_tokens": len(prompt.split()) + len(text.split())}
+        message = AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class BagOfWordsEmbeddings(Embeddings):
+    """Deterministic hashed bag-of-words vectors: texts sharing words are similar."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+
+    def _vector(self, text: str) -> list[float]:
+        vec = np.zeros(self.size, dtype="float32")
+        for word in normalize_words(text):
+            slot = int(hashlib.md5(word.encode(), usedforsecurity=False).hexdigest(), 16) % self.size
+            vec[slot] += 1.0
+        norm = float(np.linalg.norm(vec))
+        return (vec / norm).tolist() if norm else vec.tolist()
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:  # type: ignore[override]
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)

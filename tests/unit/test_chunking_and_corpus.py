@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
+from anchorgate.tools.corpus import load_corpus
+from anchorgate.tools.documents import Passage
+from anchorgate.tools.errors import ConfigError, CorpusError
+from anchorgate.tools.tokens import count_tokens
+
+
+def test_pydoc_corpus_is_the_language_reference() -> None:
+    corpus = load_corpus("pydoc")
+    assert len(corpus.passages) == 79
+    assert 400_000 < sum(len(p.text) for p in corpus.passages) < 600_000
+    titles = {p.title for p in corpus.passages}
+    assert {"pass", "while", "lambda"} <= titles
+
+
+def test_chunks_respect_the_token_size_and_sections() -> None:
+    text = "\n\n".join(f"Section {i}. " + "word " * 40 for i in range(6))
+    chunks = chunk_passages([Passage("d", "Doc", text)], ChunkingSettings(chunk_tokens=60, overlap_tokens=10))
+    assert len(chunks) >= 6
+    assert all(count_tokens(c.text) <= 60 for c in chunks)
+    # structure first: no chunk starts in the middle of a section when sections fit alone
+    assert all(c.text.startswith("Section") for c in chunks)
+
+
+def test_long_paragraph_is_split_recursively_with_overlap() -> None:
+    sentence = "The quick brown fox jumps over the lazy dog number {}. "
+    text = "".join(sentence.format(i) for i in range(80))
+    chunks = chunk_passages([Passage("d", "Doc", text)], ChunkingSettings(chunk_tokens=50, overlap_tokens=12))
+    assert len(chunks) > 5 and all(count_tokens(c.text) <= 50 for c in chunks)
+    first_words, second_words = chunks[0].text.split(), chunks[1].text.split()
+    assert set(first_words[-4:]) & set(second_words[:12]), "consecutive chunks should overlap"
+
+
+def test_chunk_ids_are_stable_and_unique() -> None:
+    passages = [Passage("a", "A", "one two three\n\nfour five six"), Passage("b", "B", "seven eight")]
+    first = chunk_passages(passages, ChunkingSettings())
+    second = chunk_passages(passages, ChunkingSettings())
+    assert [c.id for c in first] == [c.id for c in second]
+    assert len({c.id for c in first}) == len(first)
+
+
+def test_bad_chunking_settings_are_refused() -> None:
+    with pytest.raises(ConfigError):
+        chunk_passages([Passage("a", "A", "x")], ChunkingSettings(chunk_tokens=8))
+    with pytest.raises(ConfigError):
+        chunk_passages([Passage("a", "A", "x")], ChunkingSettings(chunk_tokens=64, overlap_tokens=64))
+
+
+def test_folder_corpus_skips_what_it_cannot_read(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("Alpha text about turtles.", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.md").write_text("# Beta\n\nMarkdown about owls.", encoding="utf-8")
+    (tmp_path / "c.html").write_text(
+        "<html><head><title>Gamma page</title><script>var x=1;</script></head><body><nav>menu</nav>"
+        "<p>Gamma body about foxes.</p></body></html>",
+        encoding="utf-8",
+    )
+    (tmp_path / "d.txt").write_bytes(b"\x00\x01\x02binary")
+    (tmp_path / "e.txt").write_bytes("caf\xe9 ".encode("latin-1") * 50 + b"\xff\xfe" * 100)
+    (tmp_path / "f.pdf").write_bytes(b"%PDF-1.4")
+    (tmp_path / "g.txt").write_text("   \n", encoding="utf-8")
+    corpus = load_corpus(str(tmp_path))
+    assert [p.id for p in corpus.passages] == ["a.txt", "c.html", "sub/b.md"]
+    html = corpus.passages[1]
+    assert html.title == "Gamma page" and "foxes" in html.text and "var x" not in html.text and "menu" not in html.text
+    reasons = dict(corpus.skipped)
+    assert reasons["d.txt"] == "binary file" and reasons["e.txt"] == "not UTF-8 text"
+    assert "unsupported" in reasons["f.pdf"] and reasons["g.txt"] == "no text"
+
+
+def test_jsonl_corpus_and_its_errors(tmp_path: Path) -> None:
+    good = tmp_path / "c.jsonl"
+    rows = [{"id": "1", "title": "T1", "text": "first", "url": "u"}, {"id": "1", "title": "dup", "text": "x"}]
+    good.write_text("\n".join(json.dumps(r) for r in rows) + "\n\n", encoding="utf-8")
+    corpus = load_corpus(str(good))
+    assert [p.id for p in corpus.passages] == ["1"] and corpus.passages[0].metadata == {"url": "u"}
+    assert "duplicate id 1" in corpus.skipped[0][1]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "1", "text": "ok"}\n{"id": 2, "body": "no text"}\n', encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"bad.jsonl:2: expected an object with a string 'text'"):
+        load_corpus(str(bad))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"id": "1", "text": "ok"\n', encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"broken.jsonl:1: not valid JSON"):
+        load_corpus(str(broken))
+
+
+def test_missing_and_empty_corpora_are_errors(tmp_path: Path) -> None:
+    with pytest.raises(CorpusError, match="does not exist"):
+        load_corpus(str(tmp_path / "nope"))
+    (tmp_path / "x.bin").write_bytes(b"\x00")
+    with pytest.raises(CorpusError, match="no indexable text"):
+        load_corpus(str(tmp_path))

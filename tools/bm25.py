@@ -1,0 +1,190 @@
+"""BM25 over chunk texts with bm25s, a deterministic language-aware tokenizer and pickle-free persistence.
+
+Scoring variant (documented choice): bm25s' default **Lucene** variant (Kamphuis et al., ECIR 2020,
+"Which BM25 do you mean?"): idf = ln(1 + (N - df + 0.5) / (df + 0.5)), tf part =
+tf / (tf + k1 · (1 - b + b · |d| / avgdl)), k1 = 1.5, b = 0.75. Its idf is always positive, which
+matters for the small per-question chunk sets this project searches: the Robertson idf turns a
+term that occurs in more than half of the chunks into zero (or negative) evidence.
+
+`method="atire", idf_method="robertson"` reproduces rank-bm25's `BM25Okapi` exactly (measured in
+tests/unit/test_bm25.py) as long as no idf is negative: rank-bm25 floors negative idfs to
+epsilon · mean(idf) where bm25s clamps them to 0, so with `BM25Okapi(..., epsilon=0)` the two agree
+on every corpus.
+
+Tokenization: NFKC + casefold, Unicode word split (`\\w+`), stopwords removed (tools/stopwords.py),
+no stemming, so the same text always gives the same tokens on every machine.
+
+Persistence: a single JSON file with the parameters, the resolved language and the tokenized
+corpus; `load` rebuilds the bm25s index from the tokens (no pickle, no re-tokenization).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import bm25s
+import numpy as np
+
+from anchorgate.tools.stopwords import (
+    ENGLISH_STOPWORDS,
+    INDONESIAN_STOPWORDS,
+    Language,
+    stopwords_for,
+)
+
+LanguageOption = Literal["en", "id", "multi", "none", "auto"]
+FORMAT = "anchorgate.bm25/1"
+_WORD = re.compile(r"\w+")
+
+
+def normalize_text(text: str) -> str:
+    """NFKC-normalized, casefolded text (so "Ｑ１" and "q1", "Straße" and "strasse" match)."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def words(text: str) -> list[str]:
+    """All Unicode word tokens of `text`, normalized, stopwords kept."""
+    return _WORD.findall(normalize_text(text))
+
+
+def tokenize(text: str, language: Language = "en") -> list[str]:
+    """Word tokens of `text` minus the stopwords of `language` (no stemming: deterministic)."""
+    stop = stopwords_for(language)
+    return [token for token in words(text) if token not in stop]
+
+
+def detect_language(texts: Sequence[str]) -> Language:
+    """"id" when Indonesian stopwords outnumber English ones over all `texts`, else "en".
+
+    Counting function words is crude but deterministic, and enough to tell the two apart on any
+    corpus of more than a few sentences.
+    """
+    english = indonesian = 0
+    for text in texts:
+        for token in words(text):
+            english += token in ENGLISH_STOPWORDS
+            indonesian += token in INDONESIAN_STOPWORDS
+    return "id" if indonesian > english else "en"
+
+
+class BM25Index:
+    """A BM25 index over a fixed list of texts, addressed by position (0 … n-1)."""
+
+    def __init__(
+        self, k1: float = 1.5, b: float = 0.75, method: str = "lucene", idf_method: str | None = None
+    ) -> None:
+        self.k1 = k1
+        self.b = b
+        self.method = method
+        self.idf_method = idf_method or method
+        self.language: Language = "en"
+        self.corpus_tokens: list[list[str]] = []
+        self._df: Counter[str] = Counter()
+        self._model: Any = None
+
+    @classmethod
+    def build(
+        cls,
+        texts: Sequence[str],
+        language: LanguageOption = "auto",
+        k1: float = 1.5,
+        b: float = 0.75,
+        method: str = "lucene",
+        idf_method: str | None = None,
+    ) -> BM25Index:
+        """Tokenize `texts` ("auto" picks en/id from the corpus itself) and index them."""
+        resolved: Language = detect_language(texts) if language == "auto" else language
+        tokens = [tokenize(text, resolved) for text in texts]
+        return cls.from_tokens(tokens, resolved, k1=k1, b=b, method=method, idf_method=idf_method)
+
+    @classmethod
+    def from_tokens(
+        cls,
+        corpus_tokens: Sequence[Sequence[str]],
+        language: Language,
+        k1: float = 1.5,
+        b: float = 0.75,
+        method: str = "lucene",
+        idf_method: str | None = None,
+    ) -> BM25Index:
+        """Index an already tokenized corpus (used by `load` and by differential tests)."""
+        index = cls(k1=k1, b=b, method=method, idf_method=idf_method)
+        index.language = language
+        index.corpus_tokens = [list(doc) for doc in corpus_tokens]
+        index._df = Counter(token for doc in index.corpus_tokens for token in set(doc))
+        if index._df:
+            # float64 so that scores are exact enough for 1e-6 differential tests and stable ties.
+            model = bm25s.BM25(
+                k1=k1, b=b, method=method, idf_method=index.idf_method, dtype="float64", backend="numpy"
+            )
+            model.index(index.corpus_tokens, show_progress=False)
+            index._model = model
+        return index
+
+    def __len__(self) -> int:
+        return len(self.corpus_tokens)
+
+    def tokenize(self, text: str) -> list[str]:
+        """`text` tokenized exactly as the corpus was (same language and stopwords)."""
+        return tokenize(text, self.language)
+
+    def scores(self, query: str) -> np.ndarray:
+        """BM25 score of every text for `query` (float64, zeros when nothing matches)."""
+        return self.scores_for_tokens(self.tokenize(query))
+
+    def scores_for_tokens(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """BM25 score of every text for pre-tokenized `query_tokens` (repeats count repeatedly)."""
+        known = [token for token in query_tokens if token in self._df]
+        if self._model is None or not known:
+            return np.zeros(len(self), dtype=np.float64)
+        return np.asarray(self._model.get_scores(known), dtype=np.float64)
+
+    def search(self, query: str, k: int) -> list[tuple[int, float]]:
+        """Top-`k` (index, score) pairs with score > 0, score descending, ties by index ascending."""
+        scores = self.scores(query)
+        if k <= 0 or scores.size == 0:
+            return []
+        # lexsort sorts by the last key first: -score, then index; a stable, total order.
+        order = np.lexsort((np.arange(scores.size), -scores))
+        return [(int(i), float(scores[i])) for i in order[:k] if scores[i] > 0.0]
+
+    def document_frequency(self, term: str) -> int:
+        """Number of indexed texts that contain the (already normalized) `term`."""
+        return self._df.get(term, 0)
+
+    def idf(self, term: str) -> float:
+        """Lucene idf of `term`, ln(1 + (N − df + 0.5)/(df + 0.5)); positive even for unseen terms."""
+        n, df = len(self), self.document_frequency(term)
+        return float(np.log1p((n - df + 0.5) / (df + 0.5)))
+
+    def save(self, path: str | Path) -> None:
+        """Write parameters, language and tokenized corpus as JSON (no pickle)."""
+        payload = {
+            "format": FORMAT,
+            "params": {"k1": self.k1, "b": self.b, "method": self.method, "idf_method": self.idf_method},
+            "language": self.language,
+            "corpus_tokens": self.corpus_tokens,
+        }
+        Path(path).write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> BM25Index:
+        """Rebuild an index written by `save` (re-indexes the stored tokens)."""
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+        if payload.get("format") != FORMAT:
+            raise ValueError(f"{path}: not an {FORMAT} file (format={payload.get('format')!r})")
+        params = payload["params"]
+        return cls.from_tokens(
+            payload["corpus_tokens"],
+            payload["language"],
+            k1=float(params["k1"]),
+            b=float(params["b"]),
+            method=str(params["method"]),
+            idf_method=str(params["idf_method"]),
+        )

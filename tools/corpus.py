@@ -1,0 +1,143 @@
+"""Corpora: the built-in pydoc demo, a folder of .txt/.md/.html files, or a JSONL file.
+
+Unreadable, binary, oversized or non-text files inside a folder are skipped, counted and listed;
+the rest is still indexed. A missing path or a corpus with nothing indexable is an error.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from anchorgate.tools.documents import Passage
+from anchorgate.tools.errors import CorpusError
+
+TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".rst"}
+HTML_SUFFIXES = {".html", ".htm"}
+MAX_FILE_BYTES = 20 * 1024 * 1024  # larger files are skipped: a corpus file, not a data dump
+MAX_REPLACED_SHARE = 0.01  # more undecodable bytes than this and the file is not text
+
+
+@dataclass
+class LoadedCorpus:
+    """Passages of a corpus plus what was skipped and why (path, reason)."""
+
+    name: str
+    passages: list[Passage]
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def load_corpus(spec: str) -> LoadedCorpus:
+    """`pydoc`, a folder, or a `.jsonl` file → passages in a stable order."""
+    if spec == "pydoc":
+        return load_pydoc()
+    path = Path(spec).expanduser()
+    if not path.exists():
+        raise CorpusError(f"corpus path {spec} does not exist", "pass 'pydoc', a folder or a .jsonl file")
+    if path.is_dir():
+        corpus = load_folder(path)
+    elif path.suffix.lower() == ".jsonl":
+        corpus = load_jsonl(path)
+    else:
+        corpus = LoadedCorpus(str(path), [], [])
+        _add_file(path, path.parent, corpus)
+    if not corpus.passages:
+        raise CorpusError(
+            f"corpus {spec} has no indexable text ({len(corpus.skipped)} files skipped)",
+            "it needs .txt, .md or .html files, or JSONL lines with a 'text' field",
+        )
+    return corpus
+
+
+def load_pydoc() -> LoadedCorpus:
+    """The Python Language Reference topics shipped with CPython (`pydoc_data.topics`)."""
+    from pydoc_data.topics import topics
+
+    passages = [
+        Passage(id=f"pydoc:{name}", title=name, text=text, source=f"pydoc_data.topics[{name!r}]")
+        for name, text in sorted(topics.items())
+    ]
+    return LoadedCorpus("pydoc", passages)
+
+
+def load_folder(root: Path) -> LoadedCorpus:
+    """Every text/Markdown/HTML file below `root`, in sorted path order."""
+    corpus = LoadedCorpus(str(root), [])
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        _add_file(path, root, corpus)
+    return corpus
+
+
+def _add_file(path: Path, root: Path, corpus: LoadedCorpus) -> None:
+    relative = path.relative_to(root).as_posix()
+    suffix = path.suffix.lower()
+    if suffix not in TEXT_SUFFIXES | HTML_SUFFIXES:
+        corpus.skipped.append((relative, f"unsupported file type {suffix or '(none)'}"))
+        return
+    text, problem = _read_text(path)
+    if text is None:
+        corpus.skipped.append((relative, problem))
+        return
+    title = path.stem
+    if suffix in HTML_SUFFIXES:
+        title, text = _html_to_text(text, default_title=path.stem)
+    if not text.strip():
+        corpus.skipped.append((relative, "no text"))
+        return
+    corpus.passages.append(Passage(id=relative, title=title, text=text, source=str(path)))
+
+
+def _read_text(path: Path) -> tuple[str | None, str]:
+    """File text, or None and the reason it cannot be used."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"unreadable: {exc.strerror or exc}"
+    if b"\x00" in data[:8192]:
+        return None, "binary file"
+    text = data.decode("utf-8-sig", errors="replace")
+    if data and text.count("\ufffd") / max(len(text), 1) > MAX_REPLACED_SHARE:
+        return None, "not UTF-8 text"
+    return text, ""
+
+
+def _html_to_text(html: str, default_title: str) -> tuple[str, str]:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "lxml")
+    title = soup.title.get_text(" ", strip=True) if soup.title else default_title
+    for tag in soup(["script", "style", "noscript", "nav", "header", "footer", "aside", "form"]):
+        tag.decompose()
+    blocks = [" ".join(line.split()) for line in soup.get_text("\n").splitlines()]
+    return title or default_title, "\n\n".join(block for block in blocks if block)
+
+
+def load_jsonl(path: Path) -> LoadedCorpus:
+    """One `{"id", "title", "text", …}` object per line; extra fields become metadata."""
+    corpus = LoadedCorpus(str(path), [])
+    seen: set[str] = set()
+    text, problem = _read_text(path)
+    if text is None:
+        raise CorpusError(f"corpus file {path} cannot be read: {problem}")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CorpusError(f"{path}:{number}: not valid JSON ({exc.msg})", "one JSON object per line") from exc
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+            raise CorpusError(f"{path}:{number}: expected an object with a string 'text' field")
+        doc_id = str(record.get("id", f"{path.stem}:{number}"))
+        if doc_id in seen:
+            corpus.skipped.append((f"{path.name}:{number}", f"duplicate id {doc_id}"))
+            continue
+        seen.add(doc_id)
+        metadata = {k: v for k, v in record.items() if k not in {"id", "title", "text"}}
+        title = str(record.get("title") or doc_id)
+        corpus.passages.append(Passage(doc_id, title, record["text"], str(path), metadata))
+    return corpus

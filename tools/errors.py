@@ -1,0 +1,74 @@
+"""User-facing errors: one line saying what went wrong and what to do, plus an exit code.
+
+The CLI prints `error: <message> (<hint>)` and exits with `exit_code`; nothing else reaches the
+user as a traceback. Library callers can catch `AnchorgateError`.
+"""
+
+from __future__ import annotations
+
+# Exit codes follow sysexits.h where one fits, so scripts can tell causes apart.
+EX_USAGE = 64  # bad question, bad option value
+EX_DATAERR = 65  # a dataset or corpus file in the wrong format
+EX_NOINPUT = 66  # a path that does not exist or cannot be read
+EX_UNAVAILABLE = 69  # a model that cannot be loaded
+EX_SOFTWARE = 70  # an internal error (a bug): reported, never hidden
+EX_CANTCREAT = 73  # cannot write the index/cache
+EX_CONFIG = 78  # an invalid configuration value
+
+
+class AnchorgateError(Exception):
+    """An error the user can act on."""
+
+    exit_code = EX_SOFTWARE
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def one_line(self) -> str:
+        """`message (hint)` on one line, for the CLI."""
+        text = f"{self.message} ({self.hint})" if self.hint else self.message
+        return " ".join(text.split())
+
+
+class InvalidQuestionError(AnchorgateError):
+    """An empty, whitespace-only or over-long question."""
+
+    exit_code = EX_USAGE
+
+
+class ConfigError(AnchorgateError):
+    """A configuration key or value that does not exist or does not parse."""
+
+    exit_code = EX_CONFIG
+
+
+class CorpusError(AnchorgateError):
+    """A corpus path that is missing, unreadable or holds nothing indexable."""
+
+    exit_code = EX_NOINPUT
+
+
+class IndexCorruptError(AnchorgateError):
+    """A persisted index whose files are damaged or inconsistent."""
+
+    exit_code = EX_DATAERR
+
+
+class IndexWriteError(AnchorgateError):
+    """The index could not be written to its cache directory."""
+
+    exit_code = EX_CANTCREAT
+
+
+class ModelUnavailableError(AnchorgateError):
+    """A chat or embedding model that is missing, corrupted or cannot be loaded."""
+
+    exit_code = EX_UNAVAILABLE
+
+
+class ThreadNotFoundError(AnchorgateError):
+    """A checkpoint thread or checkpoint id that does not exist."""
+
+    exit_code = EX_NOINPUT

@@ -1,0 +1,39 @@
+"""Evidence records: chunks as plain dicts for graph state (checkpoint- and JSON-friendly)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anchorgate.tools.documents import Chunk
+
+Evidence = dict[str, Any]
+
+
+def to_evidence(chunk: Chunk, score: float, *, round_no: int, worker: str, rank: int) -> Evidence:
+    """A retrieved chunk with where and how it was found."""
+    return {
+        "id": chunk.id,
+        "doc_id": chunk.doc_id,
+        "title": chunk.title,
+        "text": chunk.text,
+        "source": chunk.source,
+        "position": chunk.position,
+        "metadata": dict(chunk.metadata),
+        "score": round(float(score), 6),
+        "round": round_no,
+        "worker": worker,
+        "rank": rank,
+    }
+
+
+def to_chunk(evidence: Evidence) -> Chunk:
+    """The chunk an evidence record carries."""
+    return Chunk(
+        id=evidence["id"],
+        doc_id=evidence["doc_id"],
+        title=evidence.get("title", ""),
+        text=evidence["text"],
+        source=evidence.get("source", ""),
+        position=int(evidence.get("position", 0)),
+        metadata=dict(evidence.get("metadata") or {}),
+    )

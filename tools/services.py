@@ -1,0 +1,111 @@
+"""Heavy resources a run needs (index, embeddings, chat model), built once per process and key.
+
+Nothing here is rebound at run time: `services_for(config)` returns the same immutable bundle for
+the same resource settings, so concurrent runs share one read-only index. Applications and tests
+that bring their own model or index register a bundle and name it in `Config.services_id`.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Protocol
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from anchorgate.tools.chunking import ChunkingSettings
+from anchorgate.tools.corpus import LoadedCorpus, load_corpus
+from anchorgate.tools.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
+from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.index import DenseIndex, build_or_load
+from anchorgate.tools.llm import load_chat_model
+from anchorgate.tools.paths import cache_root
+
+
+class ResourceSettings(Protocol):
+    """The configuration fields services depend on (a `Config` satisfies it)."""
+
+    corpus: str
+    llm: str
+    embedding_model: str
+    cache_dir: str
+    chunk_tokens: int
+    chunk_overlap_tokens: int
+    temperature: float
+    seed: int
+    n_ctx: int
+    logprobs_top_k: int
+    max_output_tokens: int
+    services_id: str
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the nodes use: the corpus index, the embedding model and the chat model."""
+
+    index: DenseIndex
+    embeddings: Embeddings
+    llm: BaseChatModel
+    corpus_name: str
+    skipped_files: tuple[tuple[str, str], ...] = ()
+
+
+_BUILT: dict[tuple[object, ...], Services] = {}
+_REGISTERED: dict[str, Services] = {}
+_LOCK = threading.Lock()
+
+
+def register_services(services: Services, services_id: str = "") -> str:
+    """Make a caller-built bundle available to runs whose config names its id."""
+    key = services_id or f"app-{uuid.uuid4().hex[:12]}"
+    with _LOCK:
+        _REGISTERED[key] = services
+    return key
+
+
+def load_index_for(
+    config: ResourceSettings, *, progress: bool = True
+) -> tuple[DenseIndex, Embeddings, LoadedCorpus]:
+    """The corpus index for these settings (built on first use) and its embedding model."""
+    corpus = load_corpus(config.corpus)
+    embed_path = resolve_embedding_path(config.embedding_model)
+    embeddings = load_embeddings(config.embedding_model)
+    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
+    root = cache_root(config.cache_dir) / "indexes"
+    index = build_or_load(
+        corpus.passages, embeddings, embedding_fingerprint(embed_path), settings, root, progress=progress
+    )
+    return index, embeddings, corpus
+
+
+def services_for(config: ResourceSettings, *, progress: bool = True) -> Services:
+    """The shared bundle for `config`, built on first use (thread-safe)."""
+    if config.services_id:
+        with _LOCK:
+            if config.services_id not in _REGISTERED:
+                raise ConfigError(f"no services registered under {config.services_id!r}")
+            return _REGISTERED[config.services_id]
+    key = (
+        config.corpus, config.llm, config.embedding_model, config.cache_dir, config.chunk_tokens,
+        config.chunk_overlap_tokens, config.temperature, config.seed, config.n_ctx,
+        config.logprobs_top_k, config.max_output_tokens,
+    )
+    with _LOCK:
+        if key in _BUILT:
+            return _BUILT[key]
+    # The model first: a missing or corrupted model file should fail before minutes of indexing.
+    llm = load_chat_model(
+        config.llm,
+        temperature=config.temperature,
+        seed=config.seed,
+        n_ctx=config.n_ctx,
+        top_logprobs=config.logprobs_top_k,
+        max_tokens=config.max_output_tokens,
+        cache_dir=config.cache_dir,
+    )
+    index, embeddings, corpus = load_index_for(config, progress=progress)
+    services = Services(index, embeddings, llm, corpus.name, tuple(corpus.skipped))
+    with _LOCK:
+        return _BUILT.setdefault(key, services)
