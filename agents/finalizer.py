@@ -9,59 +9,67 @@ from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
-from anchorgate.tools.answer_text import IDK_ANSWER, is_idk, strip_citations
+from anchorgate.tools.answer_text import IDK_ANSWER, strip_citations
 from anchorgate.tools.citations import resolve_citations
 from anchorgate.tools.short_answer import short_answer_span
+from anchorgate.tools.support import keep_supported
 from anchorgate.tools.usage import totals
 
 
-def _decide(state: State) -> tuple[str, str]:
-    """The final decision: the gate's when it gave one, else what the draft itself says."""
-    if state.get("decision"):
-        return state["decision"], state.get("reason", "")
-    if not state.get("context"):
-        return "ABSTAIN", "ABSTAIN_NO_EVIDENCE"
-    if not state.get("draft") and any(c.get("skipped") == "BUDGET" for c in state.get("calls", [])):
-        return "ABSTAIN", "ABSTAIN_BUDGET"
-    if is_idk(state.get("draft", "")):
-        return "ABSTAIN", "ABSTAIN_MODEL_IDK"
-    return "STOP", "STOP_SINGLE_PASS"
+def _telemetry(state: State, config: Config, decision: str, reason: str, extra: dict[str, Any]) -> dict[str, Any]:
+    context = state.get("context", [])
+    signals = state.get("signals", {})
+    return {
+        "preset": config.preset,
+        "rounds": state.get("round", 0),
+        "passes": state.get("pass_no", 0),
+        "decision": decision,
+        "reason": reason,
+        "gate": state.get("gate_log", []),
+        "question_type": state.get("question_type", ""),
+        "anchors": state.get("anchors", []),
+        "anchor_coverage": signals.get("coverage"),
+        "missing_anchors": signals.get("missing_anchors", []),
+        "support_overlap": signals.get("overlap"),
+        "claims": signals.get("claims", []),
+        "judge": state.get("judge"),
+        "calls": state.get("calls", []),
+        "latency_by_node": dict(state.get("latency", {})),
+        "workers": sorted({w for e in state.get("evidence", []) for w in e.get("ranks", {})}),
+        "context": [{"n": p["n"], "id": p["id"], "score": p["score"]} for p in context],
+        "context_tokens": state.get("context_tokens", 0),
+        "pruning": {k: v for k, v in state.get("pruning", {}).items() if k != "highlights"},
+        "highlights": state.get("pruning", {}).get("highlights", {}),
+        "evidence_seen": len(state.get("evidence", [])),
+        "overflow": state.get("overflow", []),
+        "draft": state.get("draft", ""),
+        "hyde": state.get("hyde_text", ""),
+        **extra,
+    }
 
 
 async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """Answer, short answer, citations, decision and telemetry (the output contract)."""
+    config = runtime.context
     started = time.perf_counter()
-    decision, reason = _decide(state)
-    context = state.get("context", [])
-    if decision == "ABSTAIN":
-        answer, citations, invalid = IDK_ANSWER, [], []
-    else:
+    gate = state.get("gate_decision") or {"action": "ABSTAIN", "reason": "ABSTAIN_NO_DECISION"}
+    decision, reason = gate["action"], gate["reason"]
+    answer, citations, invalid, dropped = IDK_ANSWER, [], [], 0
+    if decision == "STOP":
         answer = state.get("draft", "")
-        citations, invalid = resolve_citations(answer, context)
-    tokens = totals(state.get("usage", {}))
-    latency = {**state.get("latency", {}), "finalize": round(time.perf_counter() - started, 4)}
-    telemetry = {
-        "preset": runtime.context.preset,
-        "rounds": state.get("round", 0),
-        "decision": decision,
-        "reason": reason,
-        "gate": state.get("gate_log", []),
-        "calls": state.get("calls", []),
-        "latency_by_node": latency,
-        "context": [{"n": p["n"], "id": p["id"], "score": p["score"]} for p in context],
-        "context_tokens": state.get("context_tokens", 0),
-        "evidence_seen": len(state.get("evidence", [])),
-        "invalid_citations": invalid,
-        "draft": state.get("draft", ""),
-    }
+        if config.drop_unsupported:
+            answer, dropped = keep_supported(answer, state.get("signals", {}).get("claims", []))
+        citations, invalid = resolve_citations(answer, state.get("context", []))
+    short = short_answer_span(state["question"], strip_citations(answer)) if decision == "STOP" else ""
+    extra = {"invalid_citations": invalid, "dropped_unsupported_sentences": dropped}
     return {
         "answer": answer,
-        "short_answer": "" if decision == "ABSTAIN" else short_answer_span(state["question"], strip_citations(answer)),
+        "short_answer": short,
         "citations": citations,
         "decision": decision,
         "reason": reason,
         "rounds": state.get("round", 0),
-        "tokens": tokens,
-        "telemetry": telemetry,
-        "latency": {"finalize": time.perf_counter() - started},
+        "tokens": totals(state.get("usage", {})),
+        "telemetry": _telemetry(state, config, decision, reason, extra),
+        "latency": {"finalizer": time.perf_counter() - started},
     }

@@ -11,9 +11,9 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.llm_calls import counted_call
+from anchorgate.tools.llm_calls import stage_call
 from anchorgate.tools.services import services_for
-from anchorgate.tools.usage import stage_usage, totals
+from anchorgate.tools.usage import spend_update
 
 # A small model sometimes starts copying the evidence block after its answer; a new passage
 # header or delimiter ends the answer instead of burning the completion budget.
@@ -21,7 +21,7 @@ ANSWER_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:")
 
 
 async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
-    """One answer draft from the packed context; skipped (empty draft) when it cannot fit the budget."""
+    """One answer draft from the packed context; no call (empty draft) without context or budget."""
     config = runtime.context
     started = time.perf_counter()
     if not state.get("context"):
@@ -30,28 +30,24 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         SystemMessage(render("generate_system", config.prompt_overrides)),
         HumanMessage(
             render(
-                "generate_user",
-                config.prompt_overrides,
-                documents=state["context_text"],
-                question=state["question"],
+                "generate_user", config.prompt_overrides, documents=state["context_text"], question=state["question"]
             )
         ),
     ]
-    spent = totals(state.get("usage", {}))["total"]
-    outcome = await counted_call(
+    outcome = await stage_call(
         services_for(config).llm,
         messages,
         stage="generate",
-        tokens_left=config.token_budget - spent,
+        usage=state.get("usage", {}),
+        token_budget=config.token_budget,
         max_tokens=config.max_output_tokens,
+        timeout_s=config.llm_timeout_s,
         stop=ANSWER_STOPS,
     )
-    update: dict[str, Any] = {
+    return {
         "draft": outcome.text,
         "draft_logprobs": outcome.logprobs,
         "calls": [outcome.record],
+        "usage": spend_update(outcome.record),
         "latency": {"generate": time.perf_counter() - started},
     }
-    if outcome.reply is not None:
-        update["usage"] = stage_usage(outcome.record)
-    return update

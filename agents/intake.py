@@ -23,4 +23,11 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "context": [],
         "context_text": "",
         "draft": "",
+        "draft_logprobs": None,
+        "signals": {},
+        "gate_decision": {},
+        "judge": None,
+        "pruning": {},
+        "hyde_text": "",
+        "hyde_use": False,
     }

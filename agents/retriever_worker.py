@@ -1,4 +1,8 @@
-"""Retriever worker: dense top-k for one query (the full question, or later one anchor each)."""
+"""Retriever worker: one query (the question, one anchor, an anchor retry or HyDE), sent with `Send`.
+
+Dense mode is plain FAISS top-k (the baseline); hybrid mode fuses FAISS and BM25 and applies the
+relevance floor, so an irrelevant chunk never enters the pool however authoritative it looks.
+"""
 
 from __future__ import annotations
 
@@ -8,25 +12,36 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
-from anchorgate.graph.state import State
+from anchorgate.graph.state import WorkerState
 from anchorgate.tools.evidence import to_evidence
+from anchorgate.tools.hybrid import HybridSearcher
 from anchorgate.tools.services import services_for
 
 
-async def dense_retrieve(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
-    """Baseline retrieval: the question's k nearest chunks by cosine similarity (FAISS)."""
+async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, Any]:
+    """This worker's candidates as evidence records (ranked, scored, tagged with the pass)."""
     config = runtime.context
     started = time.perf_counter()
     services = services_for(config)
-    query_vector = await services.embeddings.aembed_query(state["question"])
-    hits = services.index.search(query_vector, config.retrieval_k)
-    round_no = state.get("round", 0) + 1
+    vector = await services.embeddings.aembed_query(state["dense_query"])
+    if config.retrieval_mode == "dense":
+        rows = services.index.search(vector, config.retrieval_k)
+        hits = [(services.index.chunks[row], score, score, None) for row, score in rows]
+    else:
+        searcher = HybridSearcher.for_index(services.index)
+        found = searcher.search(
+            state["query"],
+            vector,
+            pool_k=config.retrieval_pool_k,
+            mode="hybrid",
+            relevance_floor=config.relevance_floor,
+        )
+        # rank = position in the worker's fused list; score = gated relevance x prior, on [0, 1]
+        hits = [(s.chunk, s.relevance * s.prior, s.dense, s.sparse) for s in found]
     evidence = [
-        to_evidence(services.index.chunks[row], score, round_no=round_no, worker="question", rank=rank)
-        for rank, (row, score) in enumerate(hits, start=1)
+        to_evidence(
+            chunk, score, pass_no=state["pass_no"], worker=state["worker"], rank=rank, dense=dense, sparse=sparse
+        )
+        for rank, (chunk, score, dense, sparse) in enumerate(hits, start=1)
     ]
-    return {
-        "round": round_no,
-        "evidence": evidence,
-        "latency": {"retrieve": time.perf_counter() - started},
-    }
+    return {"evidence": evidence, "latency": {"retriever_worker": time.perf_counter() - started}}

@@ -11,19 +11,13 @@ from anchorgate.graph.builder import build_graph
 from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
-from anchorgate.tools.errors import ConfigError
 from anchorgate.tools.questions import validate_question
 from anchorgate.tools.services import services_for
-
-IMPLEMENTED_PRESETS = {"baseline"}
 
 
 def resolve_config(preset: str = "baseline", overrides: dict[str, Any] | None = None) -> Config:
     """The run's Config: the preset, then per-run overrides."""
-    config = load_preset(preset, overrides)
-    if config.preset not in IMPLEMENTED_PRESETS:
-        raise ConfigError(f"preset {config.preset} is not available yet", "use --preset baseline")
-    return config
+    return load_preset(preset, overrides)
 
 
 async def aask(

@@ -59,7 +59,7 @@ class Config:
     reranker: RerankerKind = _f("none", "Optional reranker after fusion: pointwise or pairwise (LLM PRP).")
     rerank_max_comparisons: int = _f(8, "Most pairwise LLM comparisons per question.")
     use_pruning: bool = _f(False, "Prune context to the sentences relevant to the question.")
-    pruning_threshold: float = _f(0.45, "Sentence relevance needed to keep a sentence when pruning.")
+    pruning_threshold: float = _f(0.5, "Sentence relevance needed to keep a sentence when pruning.")
     # --- budgets ---------------------------------------------------------------------------------
     max_context_tokens: int = _f(900, "Hard cap on evidence tokens in one generator prompt.")
     round2_context_tokens: int = _f(700, "Evidence cap in round 2 (keeps the worst case bounded).")
@@ -74,6 +74,9 @@ class Config:
     judge_policy: JudgePolicy = _f("never", "When the LLM judge is called: never, gray_zone, always.")
     judge_max_calls: int = _f(1, "Most judge calls per question.")
     novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.")
+    support_threshold: float = _f(0.5, "Claim support score (0.6 lexical + 0.4 semantic) that counts as supported.")
+    min_round_tokens: int = _f(400, "Tokens that must remain to start another retrieval round.")
+    drop_unsupported: bool = _f(False, "Finalizer drops answer sentences no passage supports (no uncited claim).")
     factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
@@ -84,6 +87,9 @@ class Config:
     n_ctx: int = _f(4096, "Context window of the local llama.cpp model.")
     logprobs_top_k: int = _f(5, "Top-k logprobs requested per token for the uncertainty signal.")
     max_question_chars: int = _f(2000, "Longest question accepted.")
+    llm_timeout_s: float = _f(300.0, "Seconds one LLM call may take before it counts as failed.")
+    judge_retries: int = _f(1, "Extra judge attempts when its verdict cannot be parsed.")
+    judge_context_tokens: int = _f(450, "Evidence cap of the judge's prompt (the passages the draft cites).")
     prompt_overrides: dict[str, str] = _f({}, "Prompt templates by name that replace the packaged ones.")
 
     def to_dict(self) -> dict[str, Any]:

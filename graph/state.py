@@ -1,8 +1,10 @@
 """Graph state: a narrow input, the internal round state, and a stable output contract.
 
-Accumulating channels declare reducers with `Annotated`. Evidence is merged by chunk id (first
-sighting wins, so a chunk keeps the round it was first found in); token spend and latencies add
-up per stage/node. Nodes return partial updates and never mutate what they were given.
+Accumulating channels declare reducers with `Annotated`. Evidence is merged by chunk id: a chunk
+found by several workers keeps its best score, the pass it was first found in and the list of
+workers that found it. Token spend and latencies add up per stage/node. Every accumulating
+channel has an explicit reset, because one checkpoint thread may carry several questions.
+Nodes return partial updates and never mutate what they were given.
 """
 
 from __future__ import annotations
@@ -11,21 +13,28 @@ from typing import Annotated, Any, TypedDict
 
 from anchorgate.tools.usage import add_usage
 
-Evidence = dict[str, Any]  # {id, doc_id, title, text, source, score, round, worker, metadata}
+Evidence = dict[str, Any]  # {id, doc_id, title, text, source, score, pass, ranks, dense, sparse, metadata}
 
 
 def merge_evidence(current: list[Evidence] | None, update: list[Evidence] | None) -> list[Evidence]:
-    """Reducer: append evidence not seen before (by chunk id); `[{"reset": True}]` empties it."""
-    current = current or []
+    """Reducer: merge by chunk id (best score, first pass, each worker's rank); `[{"reset": True}]` empties."""
     if update and update[0].get("reset"):
-        return [e for e in update[1:]]
-    seen = {e["id"] for e in current}
-    merged = list(current)
+        current, update = [], update[1:]
+    merged = {e["id"]: e for e in current or []}
+    order = [e["id"] for e in current or []]
     for item in update or []:
-        if item["id"] not in seen:
-            seen.add(item["id"])
-            merged.append(item)
-    return merged
+        known = merged.get(item["id"])
+        if known is None:
+            merged[item["id"]] = item
+            order.append(item["id"])
+            continue
+        ranks = dict(known.get("ranks", {}))
+        for worker, rank in item.get("ranks", {}).items():
+            ranks[worker] = min(rank, ranks.get(worker, rank))
+        best = item if item["score"] > known["score"] else known
+        passes = sorted(set(known.get("passes", [known["pass"]])) | set(item.get("passes", [item["pass"]])))
+        merged[item["id"]] = {**best, "pass": passes[0], "passes": passes, "ranks": ranks}
+    return [merged[cid] for cid in order]
 
 
 def append_log(current: list[dict[str, Any]] | None, update: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -39,9 +48,8 @@ def add_latency(current: dict[str, float] | None, update: dict[str, float]) -> d
     """Reducer: seconds per node, summed over rounds; {"__reset__": 0} starts over."""
     merged = {} if "__reset__" in update else dict(current or {})
     for node, seconds in update.items():
-        if node == "__reset__":
-            continue
-        merged[node] = round(merged.get(node, 0.0) + seconds, 4)
+        if node != "__reset__":
+            merged[node] = round(merged.get(node, 0.0) + seconds, 4)
     return merged
 
 
@@ -67,17 +75,41 @@ class OutputState(TypedDict, total=False):
 class State(InputState, OutputState, total=False):
     """Internal round state persisted by the checkpointer."""
 
-    round: int
+    question_type: str
+    anchors: list[dict[str, Any]]  # {text, kind, essential, confidence, aliases}
+    round: int  # retrieval rounds used (the anchor one-shot retry is not a round)
+    pass_no: int  # retrieval passes made (rounds + one-shot retries)
+    one_shot_used: bool
+    reflected: bool
+    judge_calls: int
+    judge: dict[str, Any] | None  # latest verdict {label, supported, confidence, raw, error}
+    hyde_use: bool  # the planned pass asks HyDE for its dense query first
+    hyde_text: str
+    pending_queries: list[dict[str, Any]]  # the next pass's worker queries {worker, query, dense_query}
     evidence: Annotated[list[Evidence], merge_evidence]
     context: list[Evidence]  # the numbered passages the generator saw, in order (with "n")
     context_text: str
     context_tokens: int
+    pruning: dict[str, Any]
     draft: str
     draft_logprobs: list[list[float]] | None
+    signals: dict[str, Any]
+    gate_decision: dict[str, Any]  # {action, reason}
     usage: Annotated[dict[str, dict[str, int]], add_usage]
     calls: Annotated[list[dict[str, Any]], append_log]
     gate_log: Annotated[list[dict[str, Any]], append_log]
     latency: Annotated[dict[str, float], add_latency]
+    overflow: Annotated[list[dict[str, Any]], append_log]
+
+
+class WorkerState(TypedDict):
+    """Private input of one retriever worker (sent with `Send`)."""
+
+    question: str
+    worker: str
+    query: str
+    dense_query: str
+    pass_no: int
 
 
 # Updates that empty every accumulating channel: a thread may carry several questions.
@@ -87,4 +119,5 @@ RESET_CHANNELS: dict[str, Any] = {
     "calls": [{"reset": True}],
     "gate_log": [{"reset": True}],
     "latency": {"__reset__": 0.0},
+    "overflow": [{"reset": True}],
 }

@@ -47,8 +47,11 @@ class ScriptedChatModel(BaseChatModel):
             text = self.script.pop(0)
         usage = None
         if self.report_usage:
-            usage = {"input_tokens": len(prompt.split()), "output_tokens": len(text.split()),
-                     "total_tokens": len(prompt.split()) + len(text.split())}
+            usage = {
+                "input_tokens": len(prompt.split()),
+                "output_tokens": len(text.split()),
+                "total_tokens": len(prompt.split()) + len(text.split()),
+            }
         message = AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
         return ChatResult(generations=[ChatGeneration(message=message)])
 

@@ -49,7 +49,7 @@ def resolve_citations(answer: str, context: Sequence[dict[str, Any]]) -> tuple[l
         valid = [n for n in numbers if n in by_number]
         invalid.extend(n for n in numbers if n not in by_number and n not in invalid)
         if not numbers:
-            guess = _attribute(strip_citations(sentence.text), context)
+            guess = attribute_claim(strip_citations(sentence.text), context)
             if guess is not None:
                 valid = [guess]
                 attributed.add(guess)
@@ -69,7 +69,8 @@ def resolve_citations(answer: str, context: Sequence[dict[str, Any]]) -> tuple[l
     return citations, invalid
 
 
-def _attribute(claim: str, context: Sequence[dict[str, Any]]) -> int | None:
+def attribute_claim(claim: str, context: Sequence[dict[str, Any]]) -> int | None:
+    """Number of the passage sharing most of the claim's content words, if the share is high enough."""
     scored = [(word_share(claim, f"{p['title']} {p['text']}"), -int(p["n"])) for p in context]
     if not scored:
         return None

@@ -9,8 +9,17 @@ from anchorgate.tools.documents import Chunk
 Evidence = dict[str, Any]
 
 
-def to_evidence(chunk: Chunk, score: float, *, round_no: int, worker: str, rank: int) -> Evidence:
-    """A retrieved chunk with where and how it was found."""
+def to_evidence(
+    chunk: Chunk,
+    score: float,
+    *,
+    pass_no: int,
+    worker: str,
+    rank: int,
+    dense: float | None = None,
+    sparse: float | None = None,
+) -> Evidence:
+    """A retrieved chunk with where and how it was found (`ranks`: rank per worker that found it)."""
     return {
         "id": chunk.id,
         "doc_id": chunk.doc_id,
@@ -20,9 +29,11 @@ def to_evidence(chunk: Chunk, score: float, *, round_no: int, worker: str, rank:
         "position": chunk.position,
         "metadata": dict(chunk.metadata),
         "score": round(float(score), 6),
-        "round": round_no,
-        "worker": worker,
-        "rank": rank,
+        "dense": None if dense is None else round(float(dense), 6),
+        "sparse": None if sparse is None else round(float(sparse), 6),
+        "pass": pass_no,
+        "passes": [pass_no],
+        "ranks": {worker: rank},
     }
 
 

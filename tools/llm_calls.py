@@ -7,6 +7,7 @@ with what it has. This is how the budget stays a hard ceiling.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
-from anchorgate.tools.usage import estimate_prompt_tokens, usage_record
+from anchorgate.tools.usage import estimate_prompt_tokens, totals, usage_record
 
 MIN_COMPLETION_TOKENS = 8  # below this an answer cannot say anything useful
 
@@ -49,16 +50,50 @@ async def counted_call(
     tokens_left: int,
     max_tokens: int,
     stop: Sequence[str] = (),
+    timeout_s: float | None = None,
 ) -> CallOutcome:
-    """Call `model` only if prompt + completion fit in `tokens_left`; the completion is capped."""
+    """Call `model` only if prompt + completion fit in `tokens_left`; the completion is capped.
+
+    A timeout or a model error is not raised into the graph: the outcome has no reply and its
+    record names the cause (`skipped: "TIMEOUT"` / `"ERROR"`), so the gate can abstain with it.
+    The prompt estimate is charged for a call that failed after it was sent.
+    """
     estimate = estimate_prompt_tokens(model, messages)
     cap = min(max_tokens, tokens_left - estimate)
-    if cap < MIN_COMPLETION_TOKENS:
+    if cap < min(MIN_COMPLETION_TOKENS, max_tokens) or cap <= 0:
         skipped = {"stage": stage, "prompt": 0, "completion": 0, "skipped": "BUDGET", "estimate": estimate}
         return CallOutcome(None, skipped)
     started = time.perf_counter()
-    reply = await model.ainvoke(list(messages), max_tokens=cap, stop=list(stop) or None)
+    try:
+        call = model.ainvoke(list(messages), max_tokens=cap, stop=list(stop) or None)
+        reply = await asyncio.wait_for(call, timeout_s) if timeout_s else await call
+    except TimeoutError:
+        return CallOutcome(None, _failed(stage, estimate, "TIMEOUT", f"no reply within {timeout_s} s"))
+    except Exception as exc:  # noqa: BLE001 — any provider error becomes a recorded, routed outcome
+        return CallOutcome(None, _failed(stage, estimate, "ERROR", f"{type(exc).__name__}: {exc}"))
     record = usage_record(stage, messages, reply)
     record.update(seconds=round(time.perf_counter() - started, 3), max_tokens=cap, estimate=estimate)
     message = reply if isinstance(reply, AIMessage) else AIMessage(content=str(reply.content))
     return CallOutcome(message, record)
+
+
+def _failed(stage: str, estimate: int, cause: str, detail: str) -> dict[str, Any]:
+    return {"stage": stage, "prompt": estimate, "completion": 0, "skipped": cause, "error": detail[:300]}
+
+
+async def stage_call(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    *,
+    stage: str,
+    usage: dict[str, dict[str, int]],
+    token_budget: int,
+    max_tokens: int,
+    timeout_s: float | None,
+    stop: Sequence[str] = (),
+) -> CallOutcome:
+    """`counted_call` with what is left of the question's budget after the spend so far."""
+    left = token_budget - totals(usage)["total"]
+    return await counted_call(
+        model, messages, stage=stage, tokens_left=left, max_tokens=max_tokens, stop=stop, timeout_s=timeout_s
+    )

@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 
 from anchorgate.tools.chunking import ChunkingSettings
 from anchorgate.tools.corpus import LoadedCorpus, load_corpus
+from anchorgate.tools.documents import Passage
 from anchorgate.tools.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
 from anchorgate.tools.errors import ConfigError
 from anchorgate.tools.index import DenseIndex, build_or_load
@@ -65,9 +66,7 @@ def register_services(services: Services, services_id: str = "") -> str:
     return key
 
 
-def load_index_for(
-    config: ResourceSettings, *, progress: bool = True
-) -> tuple[DenseIndex, Embeddings, LoadedCorpus]:
+def load_index_for(config: ResourceSettings, *, progress: bool = True) -> tuple[DenseIndex, Embeddings, LoadedCorpus]:
     """The corpus index for these settings (built on first use) and its embedding model."""
     corpus = load_corpus(config.corpus)
     embed_path = resolve_embedding_path(config.embedding_model)
@@ -88,9 +87,17 @@ def services_for(config: ResourceSettings, *, progress: bool = True) -> Services
                 raise ConfigError(f"no services registered under {config.services_id!r}")
             return _REGISTERED[config.services_id]
     key = (
-        config.corpus, config.llm, config.embedding_model, config.cache_dir, config.chunk_tokens,
-        config.chunk_overlap_tokens, config.temperature, config.seed, config.n_ctx,
-        config.logprobs_top_k, config.max_output_tokens,
+        config.corpus,
+        config.llm,
+        config.embedding_model,
+        config.cache_dir,
+        config.chunk_tokens,
+        config.chunk_overlap_tokens,
+        config.temperature,
+        config.seed,
+        config.n_ctx,
+        config.logprobs_top_k,
+        config.max_output_tokens,
     )
     with _LOCK:
         if key in _BUILT:
@@ -109,3 +116,24 @@ def services_for(config: ResourceSettings, *, progress: bool = True) -> Services
     services = Services(index, embeddings, llm, corpus.name, tuple(corpus.skipped))
     with _LOCK:
         return _BUILT.setdefault(key, services)
+
+
+def services_for_passages(
+    passages: list[Passage], config: ResourceSettings, *, name: str = "passages", progress: bool = False
+) -> Services:
+    """A bundle over an in-memory corpus (a dataset question's own documents), indexed and cached."""
+    embed_path = resolve_embedding_path(config.embedding_model)
+    embeddings = load_embeddings(config.embedding_model)
+    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
+    root = cache_root(config.cache_dir) / "indexes"
+    index = build_or_load(passages, embeddings, embedding_fingerprint(embed_path), settings, root, progress=progress)
+    llm = load_chat_model(
+        config.llm,
+        temperature=config.temperature,
+        seed=config.seed,
+        n_ctx=config.n_ctx,
+        top_logprobs=config.logprobs_top_k,
+        max_tokens=config.max_output_tokens,
+        cache_dir=config.cache_dir,
+    )
+    return Services(index, embeddings, llm, name)

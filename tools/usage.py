@@ -70,3 +70,10 @@ def totals(by_stage: dict[str, dict[str, int]]) -> dict[str, Any]:
     prompt = sum(v.get("prompt", 0) for v in by_stage.values())
     completion = sum(v.get("completion", 0) for v in by_stage.values())
     return {"prompt": prompt, "completion": completion, "total": prompt + completion, "by_stage": by_stage}
+
+
+def spend_update(record: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The usage-reducer update for a call record; a call not made for lack of budget costs nothing."""
+    if record.get("skipped") == "BUDGET":
+        return {}
+    return stage_usage(record)

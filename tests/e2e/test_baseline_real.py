@@ -51,9 +51,23 @@ def test_question_the_corpus_cannot_answer_abstains(checkpoint_db: str) -> None:
 
 def test_cli_json_output_has_the_contract(tmp_path: Path) -> None:
     completed = subprocess.run(
-        [sys.executable, "-m", "anchorgate", "ask", "What does the while statement do?", "--json",
-         "--set", f"checkpoint_db={tmp_path / 'c.sqlite'}", "--thread", "cli-1"],
-        capture_output=True, text=True, env=ENV, timeout=600, check=False,
+        [
+            sys.executable,
+            "-m",
+            "anchorgate",
+            "ask",
+            "What does the while statement do?",
+            "--json",
+            "--set",
+            f"checkpoint_db={tmp_path / 'c.sqlite'}",
+            "--thread",
+            "cli-1",
+        ],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+        check=False,
     )
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
@@ -74,7 +88,11 @@ def test_cli_indexes_a_folder_and_lists_skipped_files(tmp_path: Path) -> None:
     env = {**ENV, "ANCHORGATE_CACHE": str(tmp_path / "cache")}
     completed = subprocess.run(
         [sys.executable, "-m", "anchorgate", "index", str(corpus)],
-        capture_output=True, text=True, env=env, timeout=600, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
     )
     assert completed.returncode == 0, completed.stderr
     assert "indexed 1 documents" in completed.stdout

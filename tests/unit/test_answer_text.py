@@ -6,7 +6,7 @@ from anchorgate.tools.answer_text import cited_numbers, is_idk, strip_citations
 from anchorgate.tools.citations import resolve_citations
 
 CONTEXT = [
-    {"n": 1, "id": "c1", "title": "pass", "source": "s1", "text": "\"pass\" is a null operation. Nothing happens."},
+    {"n": 1, "id": "c1", "title": "pass", "source": "s1", "text": '"pass" is a null operation. Nothing happens.'},
     {"n": 2, "id": "c2", "title": "while", "source": "s2", "text": "The while loop repeats while a condition is true."},
 ]
 

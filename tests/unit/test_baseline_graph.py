@@ -84,7 +84,7 @@ async def test_state_is_checkpointed_in_sqlite(tmp_path: Path) -> None:
 async def test_generate_node_alone_with_a_fake(tmp_path: Path) -> None:
     model = ScriptedChatModel(script=["Rust is memory safe [1]."])
     config = resolve_config("baseline", _config(tmp_path, _services(tmp_path, model)))
-    node = build_graph().nodes["generate"]
+    node = build_graph().nodes["generator"]
     state = {
         "question": "What is Rust?",
         "context": [{"n": 1, "id": "x", "title": "Rust", "text": "Rust is safe.", "source": "", "score": 1.0}],

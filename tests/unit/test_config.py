@@ -17,9 +17,20 @@ def test_every_field_has_a_description() -> None:
 def test_presets_follow_the_design_table() -> None:
     assert preset_names() == ["baseline", "A", "B", "C"]
     baseline, a, b, c = (load_preset(n) for n in preset_names())
-    assert (baseline.max_rounds, baseline.gate, baseline.use_anchors, baseline.retrieval_mode) == (1, "none", False, "dense")
+    assert (baseline.max_rounds, baseline.gate, baseline.use_anchors, baseline.retrieval_mode) == (
+        1,
+        "none",
+        False,
+        "dense",
+    )
     assert baseline.max_context_tokens == 900 and baseline.mmr_diversity == 0.0
-    assert (a.retrieval_pool_k, a.retrieval_k, a.mmr_diversity, a.anchor_bonus, a.per_source_cap) == (24, 8, 0.45, 0.07, 2)
+    assert (a.retrieval_pool_k, a.retrieval_k, a.mmr_diversity, a.anchor_bonus, a.per_source_cap) == (
+        24,
+        8,
+        0.45,
+        0.07,
+        2,
+    )
     assert (a.gate, a.judge_policy, a.judge_max_calls, a.factoid_one_shot) == ("baug", "gray_zone", 1, True)
     assert (b.max_rounds, b.use_hyde, b.round2_context_tokens, b.judge_policy) == (2, True, 700, "always")
     assert (b.list_reserve_main, b.list_reserve_extra) == (5, 3)

@@ -22,7 +22,12 @@ def test_counts_match_tiktoken_cl100k() -> None:
 def test_usage_comes_from_the_model_when_reported_else_tiktoken() -> None:
     prompt = [HumanMessage("What is a turtle?")]
     reported = AIMessage("A reptile.", usage_metadata={"input_tokens": 11, "output_tokens": 3, "total_tokens": 14})
-    assert usage_record("generate", prompt, reported) == {"stage": "generate", "prompt": 11, "completion": 3, "source": "model"}
+    assert usage_record("generate", prompt, reported) == {
+        "stage": "generate",
+        "prompt": 11,
+        "completion": 3,
+        "source": "model",
+    }
     silent = AIMessage("A reptile.")
     record = usage_record("judge", prompt, silent)
     assert record["source"] == "tiktoken"

@@ -1,0 +1,46 @@
+"""The BAUG gate node: runs the pure decision over the measured signals and logs it with reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from anchorgate.agents.signal_meter import draft_key
+from anchorgate.graph.config import Config
+from anchorgate.graph.gate import decide
+from anchorgate.graph.state import State
+
+LOGGED_SIGNALS = (
+    "overlap",
+    "overlap_delta",
+    "novelty",
+    "coverage",
+    "coverage_delta",
+    "missing_anchors",
+    "retrieval_confidence",
+    "gen_confidence",
+    "gen_uncertain",
+    "judge_label",
+    "tokens_left",
+    "rounds_left",
+    "idk",
+)
+
+
+async def gate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
+    """Decision and reason for this round, with the signals that produced it, into the gate log."""
+    signals = dict(state["signals"])
+    judge = state.get("judge") or {}
+    if judge.get("draft_key") == draft_key(state.get("draft", "")):
+        signals["judge_label"] = judge.get("label")  # the judge ran after the signals were measured
+    signals["judge_calls"] = state.get("judge_calls", 0)
+    action, reason = decide(signals, runtime.context)
+    entry = {
+        "round": signals["round"],
+        "pass": signals["pass_no"],
+        "action": action,
+        "reason": reason,
+        "signals": {k: signals.get(k) for k in LOGGED_SIGNALS},
+    }
+    return {"gate_decision": {"action": action, "reason": reason}, "gate_log": [entry]}

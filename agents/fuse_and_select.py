@@ -1,0 +1,123 @@
+"""Fuse and select: merge every worker's candidates, pick the evidence, prune it, pack it.
+
+Baseline (no anchors, MMR 0): the question worker's top-k by cosine. Otherwise: reciprocal rank
+fusion across workers builds the pool (each worker's list counts equally, so an anchor's best
+chunk is not drowned by the question's), then selection (MMR, anchor bonus, source caps, list
+handling; tools/selection.py) keeps `retrieval_k`, then optional sentence pruning, then the
+token-capped packer. Later rounds use the smaller round-2 cap so the worst case stays bounded.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from langgraph.runtime import Runtime
+
+from anchorgate.graph.config import Config
+from anchorgate.graph.state import Evidence, State
+from anchorgate.tools.documents import Chunk, ScoredChunk
+from anchorgate.tools.evidence import to_chunk
+from anchorgate.tools.fusion import reciprocal_rank_fusion
+from anchorgate.tools.hybrid import HybridSearcher
+from anchorgate.tools.packing import pack_context
+from anchorgate.tools.pruning import PruningSettings, prune_chunks
+from anchorgate.tools.selection import SelectionSettings, select
+from anchorgate.tools.services import Services, services_for
+
+
+def fused_pool(evidence: Sequence[Evidence], pool_k: int) -> list[Evidence]:
+    """The pool: RRF over each worker's ranking (stable ties by chunk id)."""
+    rankings: dict[str, list[tuple[int, str]]] = {}
+    for item in evidence:
+        for worker, rank in item.get("ranks", {}).items():
+            rankings.setdefault(worker, []).append((rank, item["id"]))
+    ordered = [[cid for _, cid in sorted(pairs)] for _, pairs in sorted(rankings.items())]
+    fused = reciprocal_rank_fusion(ordered)
+    by_id = {e["id"]: e for e in evidence}
+    return [by_id[cid] for cid, _ in fused[:pool_k]]
+
+
+def selection_settings(config: Config) -> SelectionSettings:
+    """Selection knobs from the run config."""
+    return SelectionSettings(
+        pool_k=config.retrieval_pool_k,
+        keep_k=config.retrieval_k,
+        mmr_diversity=config.mmr_diversity,
+        adaptive_diversity=config.adaptive_mmr,
+        anchor_bonus=config.anchor_bonus,
+        relevance_floor=config.relevance_floor,
+        per_source_cap=config.per_source_cap,
+        reserve_main=config.list_reserve_main,
+        reserve_extra=config.list_reserve_extra,
+    )
+
+
+def _select(state: State, config: Config, services: Services) -> list[Evidence]:
+    evidence = state.get("evidence", [])
+    if not config.use_anchors and config.mmr_diversity == 0 and config.retrieval_mode == "dense":
+        current = [e for e in evidence if e["pass"] == state.get("pass_no", 1)]
+        return sorted(current, key=lambda e: (-e["score"], e["id"]))[: config.retrieval_k]
+    pool = fused_pool(evidence, config.retrieval_pool_k)
+    candidates = [
+        ScoredChunk(_per_document_source(to_chunk(e)), e["score"], e.get("dense"), e.get("sparse"), i)
+        for i, e in enumerate(pool, start=1)
+    ]
+    vectors = HybridSearcher.for_index(services.index).vectors([c.chunk.id for c in candidates])
+    anchors = [a["text"] for a in state.get("anchors", []) if a.get("essential")]
+    result = select(state["question"], candidates, np.asarray(vectors), anchors, selection_settings(config))
+    by_id = {e["id"]: e for e in pool}
+    return [by_id[s.chunk.id] for s in result.selected]
+
+
+def _per_document_source(chunk: Chunk) -> Chunk:
+    """Source caps apply per document unless the chunk names a domain (a CRAG page's site)."""
+    if chunk.metadata.get("domain"):
+        return chunk
+    return Chunk(chunk.id, chunk.doc_id, chunk.title, chunk.text, chunk.doc_id, chunk.position, chunk.metadata)
+
+
+def _prune(
+    question: str, chosen: list[Evidence], config: Config, services: Services
+) -> tuple[list[Chunk], dict[str, Any]]:
+    chunks = [to_chunk(e) for e in chosen]
+    if not config.use_pruning or not chunks:
+        return chunks, {}
+    result = prune_chunks(question, chunks, services.embeddings, PruningSettings(threshold=config.pruning_threshold))
+    kept = [
+        Chunk(p.chunk.id, p.chunk.doc_id, p.chunk.title, p.text, p.chunk.source, p.chunk.position, p.chunk.metadata)
+        for p in result.chunks
+        if not p.dropped
+    ]
+    before = sum(p.tokens_before for p in result.chunks)
+    after = sum(p.tokens_after for p in result.chunks if not p.dropped)
+    highlights = {p.chunk.id: [s.text for s in p.sentences if s.kept] for p in result.chunks}
+    return kept, {
+        "tokens_before": before,
+        "tokens_after": after,
+        "ratio": round(1 - after / before, 4) if before else 0.0,
+        "highlights": highlights,
+    }
+
+
+async def fuse_and_select(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
+    """The numbered context for the generator, never over the round's token cap."""
+    config = runtime.context
+    started = time.perf_counter()
+    services = services_for(config)
+    chosen = _select(state, config, services)
+    chunks, pruning = _prune(state["question"], chosen, config, services)
+    cap = config.max_context_tokens if state.get("round", 1) <= 1 else config.round2_context_tokens
+    packed = pack_context(chunks, cap)
+    by_id = {e["id"]: e for e in chosen}
+    text_of = {c.id: c.text for c in chunks}
+    context = [{**by_id[cid], "text": text_of[cid], "n": n} for cid, n in packed.passages]
+    return {
+        "context": context,
+        "context_text": packed.text,
+        "context_tokens": packed.tokens,
+        "pruning": pruning,
+        "latency": {"fuse_and_select": time.perf_counter() - started},
+    }

@@ -1,0 +1,96 @@
+"""Signal meter: measures what the gate decides on, every round, and keeps it in state.
+
+Support overlap (and its change), novelty (new-hits ratio of the latest pass), essential-anchor
+coverage (and its change), retrieval confidence (seed 001), generation confidence from token
+entropy (DRAGIN; missing logprobs ⇒ uncertain), the judge's verdict on this very draft, and the
+tokens and rounds left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from anchorgate.graph.config import Config
+from anchorgate.graph.gate import needs_judge
+from anchorgate.graph.state import Evidence, State
+from anchorgate.tools.anchors import Anchor, anchor_coverage
+from anchorgate.tools.answer_text import is_idk
+from anchorgate.tools.confidence import dragin_confidence, retrieval_confidence
+from anchorgate.tools.services import services_for
+from anchorgate.tools.support import claims_as_dicts, support_report
+from anchorgate.tools.usage import totals
+
+
+def draft_key(draft: str) -> str:
+    """Identity of a draft, so a judge verdict is only reused for the text it judged."""
+    return hashlib.sha1(draft.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
+
+
+def novelty(evidence: list[Evidence], pass_no: int) -> float:
+    """Share of the latest pass's chunks not retrieved in an earlier pass (1.0 on the first)."""
+    latest = [e for e in evidence if pass_no in e.get("passes", [e["pass"]])]
+    if not latest:
+        return 0.0
+    return round(sum(e["pass"] == pass_no for e in latest) / len(latest), 4)
+
+
+def _retrieval_confidence(state: State) -> float:
+    """Seed 001 confidence from the question worker's cosine distances (d = 1 − cos)."""
+    mine = [e for e in state.get("evidence", []) if "question" in e.get("ranks", {}) and e.get("dense") is not None]
+    mine.sort(key=lambda e: e["ranks"]["question"])
+    distances = [1.0 - float(e["dense"]) for e in mine[:5]]
+    if not distances:
+        return 0.0
+    return round(retrieval_confidence(distances, len(state["question"].split())).confidence, 4)
+
+
+async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
+    """The round's signals plus whether the judge should be consulted now."""
+    config = runtime.context
+    started = time.perf_counter()
+    draft, context = state.get("draft", ""), state.get("context", [])
+    embeddings = services_for(config).embeddings if config.gate != "none" else None
+    overlap, claims = support_report(draft, context, embeddings, config.support_threshold)
+    anchors = [
+        Anchor(a["text"], a["kind"], a["essential"], a["confidence"], tuple(a.get("aliases", ())))
+        for a in state.get("anchors", [])
+    ]
+    coverage, missing = anchor_coverage(anchors, [f"{p['title']} {p['text']}" for p in context])
+    previous = state.get("signals") or {}
+    judge = state.get("judge") or {}
+    generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
+    spent = totals(state.get("usage", {}))["total"]
+    signals = {
+        "round": state.get("round", 1),
+        "pass_no": state.get("pass_no", 1),
+        "has_context": bool(context),
+        "has_draft": bool(draft),
+        "budget_skipped": any(
+            c.get("skipped") == "BUDGET" and c["stage"] == "generate" for c in state.get("calls", [])
+        ),
+        "idk": bool(draft) and is_idk(draft),
+        "overlap": overlap,
+        "overlap_delta": round(overlap - previous.get("overlap", 0.0), 4),
+        "claims": claims_as_dicts(claims),
+        "novelty": novelty(state.get("evidence", []), state.get("pass_no", 1)),
+        "coverage": round(coverage, 4),
+        "coverage_delta": round(coverage - previous.get("coverage", 0.0), 4),
+        "missing_anchors": [a.text for a in missing],
+        "retrieval_confidence": _retrieval_confidence(state),
+        "gen_confidence": round(generation.confidence, 4),
+        "gen_uncertain": generation.uncertain,
+        "judge_label": judge.get("label") if judge.get("draft_key") == draft_key(draft) else None,
+        "judge_calls": state.get("judge_calls", 0),
+        "reflected": state.get("reflected", False),
+        "one_shot_used": state.get("one_shot_used", False),
+        "tokens_spent": spent,
+        "tokens_left": config.token_budget - spent,
+        "rounds_left": config.max_rounds - state.get("round", 1),
+        "question_type": state.get("question_type", "other"),
+    }
+    signals["judge_needed"] = needs_judge(signals, config)
+    return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

@@ -1,0 +1,129 @@
+"""BAUG — the Budget-Aware Uncertainty Gate (seed 000 §3): a pure decision over measured signals.
+
+`decide(signals, config)` returns one of STOP, RETRIEVE_MORE, REFLECT, ABSTAIN with a reason.
+It reads only numbers the signals node measured (support overlap, anchor coverage, novelty,
+judge verdict, generation confidence, tokens and rounds left); it changes nothing. The graph's
+router reads the decision the gate node stored, so routing is a pure function of state.
+
+Reasons:
+  STOP_OVERLAP_OK            overlap ≥ τ (or the judge confirmed a gray-zone overlap), every
+                             essential anchor in the evidence, the judge not against.
+  STOP_NO_NEW_HITS           overlap in the gray zone, anchors covered, judge not against, and the
+                             last retrieval found nothing new: another round would not help.
+  STOP_BUDGET                the same, but no budget remains for another round.
+  STOP_SINGLE_PASS           gate disabled (baseline): the draft stands unless it declined.
+  RETRIEVE_ANCHOR_ONE_SHOT   an essential anchor is missing: one anchor-constrained retry.
+  RETRIEVE_MISSING_ANCHOR / RETRIEVE_LOW_SUPPORT / RETRIEVE_JUDGE_UNSUPPORTED
+                             another round while rounds, budget and new hits remain.
+  REFLECT_FIXABLE_FLAW       the judge found a small fixable flaw: one self-edit.
+  ABSTAIN_MISSING_ANCHOR, ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_MODEL_IDK,
+  ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from anchorgate.graph.config import Config
+
+Action = Literal["STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN"]
+ACTIONS: tuple[Action, ...] = ("STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN")
+Decision = tuple[Action, str]
+
+
+def decide(signals: Mapping[str, Any], config: Config) -> Decision:
+    """The gate's action and reason for the current round."""
+    if config.gate == "none":
+        return _single_pass(signals)
+    if not signals["has_draft"] and signals["budget_skipped"]:
+        return "ABSTAIN", "ABSTAIN_BUDGET"
+    judge = signals.get("judge_label")
+    supported = _supported(signals, config, judge)
+    anchors_ok = not signals["missing_anchors"]
+    if supported and anchors_ok:
+        return "STOP", "STOP_OVERLAP_OK"
+    if _can_reflect(signals, config, judge):
+        return "REFLECT", "REFLECT_FIXABLE_FLAW"
+    retry = _retrieval_retry(signals, config, judge)
+    if retry is not None:
+        return "RETRIEVE_MORE", retry
+    return _final(signals, config, judge, anchors_ok)
+
+
+def _single_pass(signals: Mapping[str, Any]) -> Decision:
+    if not signals["has_context"]:
+        return "ABSTAIN", "ABSTAIN_NO_EVIDENCE"
+    if not signals["has_draft"] and signals["budget_skipped"]:
+        return "ABSTAIN", "ABSTAIN_BUDGET"
+    if signals["idk"]:
+        return "ABSTAIN", "ABSTAIN_MODEL_IDK"
+    return "STOP", "STOP_SINGLE_PASS"
+
+
+def _supported(signals: Mapping[str, Any], config: Config, judge: str | None) -> bool:
+    """Overlap at τ, or in the gray zone with the judge's explicit OK; never against the judge."""
+    if signals["idk"] or not signals["has_draft"] or judge == "UNSUPPORTED":
+        return False
+    overlap = float(signals["overlap"])
+    return overlap >= config.overlap_tau or (judge == "SUPPORTED" and overlap >= config.gray_zone[0])
+
+
+def _can_reflect(signals: Mapping[str, Any], config: Config, judge: str | None) -> bool:
+    return (
+        judge == "PARTIAL"
+        and not signals["reflected"]
+        and signals["has_draft"]
+        and signals["tokens_left"] >= config.factoid_min_tokens_left
+    )
+
+
+def _retrieval_retry(signals: Mapping[str, Any], config: Config, judge: str | None) -> str | None:
+    """Why another retrieval pass is worth its tokens, or None."""
+    tokens_left = signals["tokens_left"]
+    if (
+        config.factoid_one_shot
+        and signals["missing_anchors"]
+        and not signals["one_shot_used"]
+        and tokens_left >= config.factoid_min_tokens_left
+    ):
+        return "RETRIEVE_ANCHOR_ONE_SHOT"
+    if signals["round"] >= config.max_rounds or tokens_left < config.min_round_tokens or _stagnant(signals, config):
+        return None
+    if signals["missing_anchors"]:
+        return "RETRIEVE_MISSING_ANCHOR"
+    return "RETRIEVE_JUDGE_UNSUPPORTED" if judge == "UNSUPPORTED" else "RETRIEVE_LOW_SUPPORT"
+
+
+def _stagnant(signals: Mapping[str, Any], config: Config) -> bool:
+    """A later pass that brought (almost) nothing new: more of the same will not help."""
+    return signals["pass_no"] > 1 and float(signals["novelty"]) < config.novelty_epsilon
+
+
+def _final(signals: Mapping[str, Any], config: Config, judge: str | None, anchors_ok: bool) -> Decision:
+    """No retry left: stop on a gray-zone answer the evidence and judge allow, else abstain."""
+    if not signals["has_context"]:
+        return "ABSTAIN", "ABSTAIN_NO_EVIDENCE"
+    if signals["idk"] or not signals["has_draft"]:
+        return "ABSTAIN", "ABSTAIN_BUDGET" if signals["budget_skipped"] else "ABSTAIN_MODEL_IDK"
+    if judge == "UNSUPPORTED":
+        return "ABSTAIN", "ABSTAIN_JUDGE_REJECTED"
+    if not anchors_ok:
+        return "ABSTAIN", "ABSTAIN_MISSING_ANCHOR"
+    gray = float(signals["overlap"]) >= config.gray_zone[0] and judge != "PARTIAL"
+    judge_ok = judge == "SUPPORTED" or (judge is None and config.judge_policy == "never")
+    if gray and judge_ok:
+        return "STOP", "STOP_NO_NEW_HITS" if _stagnant(signals, config) else "STOP_BUDGET"
+    return "ABSTAIN", "ABSTAIN_LOW_SUPPORT"
+
+
+def needs_judge(signals: Mapping[str, Any], config: Config) -> bool:
+    """Whether to spend a judge call now: policy, the per-question cap, and the gray zone."""
+    if config.gate == "none" or config.judge_policy == "never":
+        return False
+    if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or signals["idk"]:
+        return False
+    if config.judge_policy == "always":
+        return True
+    low, high = config.gray_zone
+    return low <= float(signals["overlap"]) < high

@@ -1,0 +1,148 @@
+"""Table-driven tests of the BAUG decision: every action and every reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from anchorgate.graph.config import Config
+from anchorgate.graph.gate import decide, needs_judge
+from anchorgate.graph.presets import load_preset
+
+A = load_preset("A")
+B = load_preset("B")
+BASELINE = load_preset("baseline")
+
+
+def sig(**changes: Any) -> dict[str, Any]:
+    """A healthy round-1 signal set; each case changes what it tests."""
+    base: dict[str, Any] = {
+        "round": 1,
+        "pass_no": 1,
+        "has_context": True,
+        "has_draft": True,
+        "budget_skipped": False,
+        "idk": False,
+        "overlap": 0.8,
+        "novelty": 1.0,
+        "missing_anchors": [],
+        "judge_label": None,
+        "judge_calls": 0,
+        "reflected": False,
+        "one_shot_used": False,
+        "tokens_left": 1200,
+        "gen_uncertain": False,
+    }
+    return {**base, **changes}
+
+
+CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
+    ("baseline answers", BASELINE, sig(overlap=0.0), ("STOP", "STOP_SINGLE_PASS")),
+    ("baseline idk", BASELINE, sig(idk=True), ("ABSTAIN", "ABSTAIN_MODEL_IDK")),
+    ("baseline no evidence", BASELINE, sig(has_context=False, has_draft=False), ("ABSTAIN", "ABSTAIN_NO_EVIDENCE")),
+    ("baseline no budget", BASELINE, sig(has_draft=False, budget_skipped=True), ("ABSTAIN", "ABSTAIN_BUDGET")),
+    ("supported and covered", A, sig(), ("STOP", "STOP_OVERLAP_OK")),
+    ("gray zone confirmed by judge", A, sig(overlap=0.35, judge_label="SUPPORTED"), ("STOP", "STOP_OVERLAP_OK")),
+    (
+        "judge overrules overlap",
+        A,
+        sig(judge_label="UNSUPPORTED", one_shot_used=True),
+        ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED"),
+    ),
+    ("missing anchor: one-shot", A, sig(missing_anchors=["2017"]), ("RETRIEVE_MORE", "RETRIEVE_ANCHOR_ONE_SHOT")),
+    ("one-shot needs tokens", A, sig(missing_anchors=["2017"], tokens_left=250), ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
+    (
+        "anchor never found",
+        A,
+        sig(missing_anchors=["2017"], one_shot_used=True, pass_no=2),
+        ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR"),
+    ),
+    ("low support, A has one round", A, sig(overlap=0.1), ("ABSTAIN", "ABSTAIN_LOW_SUPPORT")),
+    ("model said idk", A, sig(idk=True, overlap=0.0), ("ABSTAIN", "ABSTAIN_MODEL_IDK")),
+    (
+        "nothing passed the floor",
+        A,
+        sig(has_context=False, has_draft=False, overlap=0.0),
+        ("ABSTAIN", "ABSTAIN_NO_EVIDENCE"),
+    ),
+    ("generator skipped for budget", A, sig(has_draft=False, budget_skipped=True), ("ABSTAIN", "ABSTAIN_BUDGET")),
+    ("small flaw: reflect once", A, sig(overlap=0.35, judge_label="PARTIAL"), ("REFLECT", "REFLECT_FIXABLE_FLAW")),
+    (
+        "reflect only once",
+        A,
+        sig(overlap=0.35, judge_label="PARTIAL", reflected=True),
+        ("ABSTAIN", "ABSTAIN_LOW_SUPPORT"),
+    ),
+    ("B: low support, round 2", B, sig(overlap=0.1), ("RETRIEVE_MORE", "RETRIEVE_LOW_SUPPORT")),
+    (
+        "B: judge unsupported, round 2",
+        B,
+        sig(judge_label="UNSUPPORTED"),
+        ("RETRIEVE_MORE", "RETRIEVE_JUDGE_UNSUPPORTED"),
+    ),
+    (
+        "B: missing anchor after one-shot",
+        B,
+        sig(missing_anchors=["AO"], one_shot_used=True, pass_no=2),
+        ("RETRIEVE_MORE", "RETRIEVE_MISSING_ANCHOR"),
+    ),
+    ("B: no budget for round 2", B, sig(overlap=0.1, tokens_left=300), ("ABSTAIN", "ABSTAIN_LOW_SUPPORT")),
+    (
+        "B: round 2 stagnant, gray zone ok",
+        B,
+        sig(round=2, pass_no=2, overlap=0.35, novelty=0.0, judge_label="SUPPORTED", one_shot_used=True),
+        ("STOP", "STOP_OVERLAP_OK"),
+    ),
+    (
+        "B: last round, gray zone, judge ran earlier",
+        B,
+        sig(round=2, pass_no=3, overlap=0.35, novelty=0.05),
+        ("ABSTAIN", "ABSTAIN_LOW_SUPPORT"),
+    ),
+    (
+        "never-judge: stagnant gray zone stops",
+        A.replace(judge_policy="never"),
+        sig(pass_no=2, overlap=0.35, novelty=0.0),
+        ("STOP", "STOP_NO_NEW_HITS"),
+    ),
+    (
+        "never-judge: gray zone out of budget stops",
+        A.replace(judge_policy="never"),
+        sig(overlap=0.35, tokens_left=100),
+        ("STOP", "STOP_BUDGET"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "config", "signals", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_decision_table(name: str, config: Config, signals: dict[str, Any], expected: tuple[str, str]) -> None:
+    assert decide(signals, config) == expected
+
+
+def test_every_action_is_reachable() -> None:
+    assert {expected[0] for *_, expected in CASES} == {"STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN"}
+
+
+def test_decide_is_pure() -> None:
+    signals = sig(missing_anchors=["2017"])
+    before = repr(signals)
+    assert decide(signals, A) == decide(signals, A)
+    assert repr(signals) == before
+
+
+@pytest.mark.parametrize(
+    ("config", "signals", "expected"),
+    [
+        (A, sig(overlap=0.35), True),  # gray zone
+        (A, sig(overlap=0.8), False),  # clearly supported: no call
+        (A, sig(overlap=0.1), False),  # clearly unsupported: no call
+        (A, sig(overlap=0.35, judge_calls=1), False),  # at most one call per question
+        (A, sig(overlap=0.35, idk=True), False),
+        (B, sig(overlap=0.9), True),  # always
+        (BASELINE, sig(overlap=0.35), False),
+        (A.replace(judge_policy="never"), sig(overlap=0.35), False),
+    ],
+)
+def test_judge_policy(config: Config, signals: dict[str, Any], expected: bool) -> None:
+    assert needs_judge(signals, config) is expected

@@ -1,0 +1,296 @@
+"""Hybrid retrieval over one persisted index: FAISS (dense) + BM25 (sparse), fused, then gated.
+
+`HybridSearcher.for_index(index)` builds a BM25 index over the same chunk texts the dense index
+embedded (title + "\\n" + text, `index.embedding_text`) once per index and caches it per index
+path, so every retriever worker of every question shares it. `search` then:
+
+1. fetches max(2·pool_k, 50) candidates from FAISS and from BM25 (one list in "dense"/"bm25" mode);
+2. fuses them: "rrf" = reciprocal rank fusion (k = 60) of the two rank lists; "weighted" =
+   0.5/0.5 min-max fusion of cosine and BM25 over the union, with the *real* cosine and BM25 score
+   of every candidate (a chunk only one retriever returned is not scored 0 by the other);
+3. gates (seed 004, `tools/gating`): relevance = 0.5·max(cosine, 0) + 0.5·keyword, keyword =
+   idf-weighted share of the query's BM25 terms in the chunk; a chunk below `relevance_floor`
+   never enters the pool, and metadata priors only *multiply* the ranking value of kept chunks.
+
+Returned hits (`HybridHit`, a `ScoredChunk`): `.score` = ranking value × prior factor, where the
+ranking value is the cosine ("dense"), the BM25 score ("bm25"), the RRF score ("hybrid"/"rrf") or
+the weighted fusion score ("hybrid"/"weighted"); `.rank` = 1-based position in the fused list
+before gating; `.dense` = cosine; `.sparse` = BM25 score; `.relevance` = the gate's relevance in
+[0, 1] (the scale `tools/selection` expects — see `select_hits`). Order: score desc, rank asc,
+chunk id asc, so the same call always gives the same list.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict, Field, field_validator
+
+from anchorgate.tools.bm25 import BM25Index
+from anchorgate.tools.documents import ScoredChunk
+from anchorgate.tools.fusion import dense_sparse_fusion, reciprocal_rank_fusion
+from anchorgate.tools.gating import GateSettings, gate, keyword_coverage, priors_from_metadata
+from anchorgate.tools.index import DenseIndex, embedding_text
+from anchorgate.tools.selection import SelectionResult, SelectionSettings, select
+
+Mode = Literal["dense", "bm25", "hybrid"]
+Fusion = Literal["rrf", "weighted"]
+RRF_K = 60
+MIN_FETCH = 50
+_CACHE_SIZE = 8  # a process rarely holds more than a couple of indexes; bounds memory anyway
+
+_SEARCHERS: OrderedDict[tuple[str, str, int], HybridSearcher] = OrderedDict()
+_SEARCHERS_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class HybridHit(ScoredChunk):
+    """A `ScoredChunk` plus what the gate measured: relevance in [0, 1], keyword part, prior factor."""
+
+    row: int = -1
+    relevance: float = 0.0
+    keyword: float = 0.0
+    prior: float = 1.0
+
+    def rescored(self, score: float) -> HybridHit:
+        """This hit with another `score` (what selection made of it), everything else unchanged."""
+        # Not dataclasses.replace: mypy sees ScoredChunk through the editable install as Any and
+        # would reject the inherited `score` field.
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return HybridHit(**{**values, "score": score})
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """One fused candidate before gating."""
+
+    row: int
+    fused: float
+    rank: int
+
+
+class HybridSearcher:
+    """Dense + BM25 search over one `DenseIndex`; read-only after construction, so thread-safe."""
+
+    def __init__(self, index: DenseIndex, bm25: BM25Index) -> None:
+        self.index = index
+        self.bm25 = bm25
+        self._rows = {chunk.id: row for row, chunk in enumerate(index.chunks)}
+        keys = {str(c.metadata.get("domain") or c.source or c.doc_id) for c in index.chunks}
+        # One source value over many documents is a dataset name, not a source: a per-source cap
+        # keyed on it would cut the context to 2 chunks in total.
+        self._sources_are_documents = len(keys) > 1 or len({c.doc_id for c in index.chunks}) <= 1
+
+    @classmethod
+    def for_index(cls, index: DenseIndex) -> HybridSearcher:
+        """The shared searcher of `index`, building its BM25 side on first use (once per index)."""
+        key = (str(index.path), str(index.manifest.get("corpus_sha256", "")), len(index.chunks))
+        with _SEARCHERS_LOCK:
+            searcher = _SEARCHERS.get(key)
+            # The path is a content hash (corpus, model, chunking), so the key identifies the chunks.
+            if searcher is None:
+                bm25 = BM25Index.build([embedding_text(chunk) for chunk in index.chunks], language="auto")
+                searcher = cls(index, bm25)
+                _SEARCHERS[key] = searcher
+            _SEARCHERS.move_to_end(key)
+            while len(_SEARCHERS) > _CACHE_SIZE:
+                _SEARCHERS.popitem(last=False)
+            return searcher
+
+    def search(
+        self,
+        query: str,
+        query_vector: Sequence[float],
+        *,
+        pool_k: int = 24,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        relevance_floor: float = 0.0,
+    ) -> list[HybridHit]:
+        """At most `pool_k` gated hits for `query` (see the module docstring for every score)."""
+        if pool_k <= 0 or not self.index.chunks:
+            return []
+        qvec = _normalized(np.asarray(query_vector, dtype="float32"))
+        if qvec.shape != (self.index.vectors.d,):
+            raise ValueError(f"query vector has shape {qvec.shape}, the index expects ({self.index.vectors.d},)")
+        fetch = max(2 * pool_k, MIN_FETCH)
+        sparse = self.bm25.scores(query)
+        dense_hits = self.index.search(qvec, fetch) if mode != "bm25" else []
+        sparse_hits = _top_k(sparse, fetch) if mode != "dense" else []
+        cosine = dict(dense_hits)
+        for row, _ in sparse_hits:
+            if row not in cosine:
+                cosine[row] = float(np.dot(self.index.vector(row), qvec))
+        candidates = _fuse(dense_hits, sparse_hits, cosine, sparse, mode, fusion)
+        return self._gate(query, candidates, cosine, sparse, relevance_floor)[:pool_k]
+
+    def _gate(
+        self,
+        query: str,
+        candidates: list[_Candidate],
+        cosine: dict[int, float],
+        sparse: np.ndarray,
+        floor: float,
+    ) -> list[HybridHit]:
+        """Drop candidates below the relevance floor; priors multiply the fused value of the rest."""
+        terms = sorted(set(self.bm25.tokenize(query)))
+        idf = {term: self.bm25.idf(term) for term in terms}
+        semantic = [cosine[c.row] for c in candidates]
+        keyword = [keyword_coverage(terms, self.bm25.corpus_tokens[c.row], idf.__getitem__) for c in candidates]
+        priors = [priors_from_metadata(self.index.chunks[c.row].metadata) for c in candidates]
+        hits: list[HybridHit] = []
+        for result in gate(semantic, keyword, priors, GateSettings(floor=floor)):
+            if not result.kept:
+                continue
+            c = candidates[result.index]
+            hits.append(
+                HybridHit(
+                    chunk=self.index.chunks[c.row],
+                    score=c.fused * result.factor,
+                    dense=semantic[result.index],
+                    sparse=float(sparse[c.row]),
+                    rank=c.rank,
+                    row=c.row,
+                    relevance=result.relevance,
+                    keyword=keyword[result.index],
+                    prior=result.factor,
+                )
+            )
+        return sorted(hits, key=lambda h: (-h.score, h.rank, h.chunk.id))
+
+    def vectors(self, items: Sequence[int | str]) -> np.ndarray:
+        """Stored (normalized) vectors of chunks given by row or chunk id, shape (len(items), dim)."""
+        rows = [item if isinstance(item, int) else self._rows[item] for item in items]
+        if not rows:
+            return np.zeros((0, self.index.vectors.d), dtype="float32")
+        return np.stack([self.index.vector(row) for row in rows])
+
+    def sources_are_documents(self) -> bool:
+        """Whether chunk domain/source tells documents apart; False when one value covers a
+        multi-document corpus (a dataset name), which would make a per-source cap cut recall."""
+        return self._sources_are_documents
+
+
+def select_hits(
+    searcher: HybridSearcher,
+    question: str,
+    hits: Sequence[HybridHit],
+    anchors: Sequence[str] = (),
+    settings: SelectionSettings | None = None,
+) -> SelectionResult:
+    """`tools.selection.select` over hybrid hits: relevance × prior as score, stored vectors for MMR,
+    and — when the corpus has no meaningful sources — the document as the per-source cap key.
+
+    The selected hits are the original `HybridHit`s (original chunks) with `score` = the
+    selection's adjusted relevance.
+    """
+    by_doc = not searcher.sources_are_documents()
+    candidates = [_for_selection(hit, by_doc) for hit in hits]
+    vectors = searcher.vectors([hit.row for hit in hits]) if hits else None
+    result = select(question, candidates, embeddings=vectors, anchors=anchors, settings=settings)
+    originals = {hit.chunk.id: hit for hit in hits}
+    selected = [originals[s.chunk.id].rescored(s.score) for s in result.selected]
+    return dataclasses.replace(result, selected=selected)
+
+
+class HybridRetriever(BaseRetriever):
+    """LangChain `BaseRetriever` over a `HybridSearcher`: any LangChain chain can use it, and a
+    deployment can swap in another vector store's retriever behind the same interface."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    searcher: HybridSearcher
+    embeddings: Embeddings
+    search_kwargs: dict[str, object] = Field(default_factory=dict)
+
+    @field_validator("search_kwargs")
+    @classmethod
+    def _known_kwargs(cls, value: dict[str, object]) -> dict[str, object]:
+        unknown = sorted(set(value) - SEARCH_KWARGS)
+        if unknown:
+            raise ValueError(f"unknown search_kwargs {unknown}; allowed: {sorted(SEARCH_KWARGS)}")
+        return value
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        hits = self.searcher.search(query, self.embeddings.embed_query(query), **self.search_kwargs)  # type: ignore[arg-type]
+        return [hit_to_document(hit) for hit in hits]
+
+
+SEARCH_KWARGS = frozenset({"pool_k", "mode", "fusion", "relevance_floor"})
+
+
+def as_langchain_retriever(searcher: HybridSearcher, embeddings: Embeddings, **search_kwargs: object) -> BaseRetriever:
+    """A LangChain retriever: query → `embeddings.embed_query` → `searcher.search(**search_kwargs)`."""
+    return HybridRetriever(searcher=searcher, embeddings=embeddings, search_kwargs=search_kwargs)
+
+
+def hit_to_document(hit: ScoredChunk) -> Document:
+    """A LangChain `Document` of a hit: chunk text, metadata id/doc_id/title/source and the scores."""
+    chunk = hit.chunk
+    metadata = {
+        "id": chunk.id,
+        "doc_id": chunk.doc_id,
+        "title": chunk.title,
+        "source": chunk.source,
+        "score": hit.score,
+        "dense": hit.dense,
+        "sparse": hit.sparse,
+        "rank": hit.rank,
+    }
+    return Document(page_content=chunk.text, metadata=metadata, id=chunk.id)
+
+
+def _for_selection(hit: HybridHit, by_doc: bool) -> ScoredChunk:
+    """The hit with score = gated relevance; its chunk keyed by document for the source cap if asked."""
+    chunk = hit.chunk
+    if by_doc:
+        chunk = dataclasses.replace(chunk, metadata={**chunk.metadata, "domain": chunk.doc_id})
+    return ScoredChunk(chunk, hit.relevance * hit.prior, hit.dense, hit.sparse, hit.rank)
+
+
+def _normalized(vector: np.ndarray) -> np.ndarray:
+    """`vector` scaled to unit length, so FAISS inner products are cosines."""
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
+def _top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """(row, score) of the k best positive scores; ties by row, whatever argpartition picks."""
+    positive = np.flatnonzero(scores > 0.0)
+    if positive.size > k:
+        # Everything tied with the k-th best is kept before the stable sort, so ties stay by row.
+        threshold = np.partition(scores[positive], positive.size - k)[positive.size - k]
+        positive = positive[scores[positive] >= threshold]
+    order = positive[np.lexsort((positive, -scores[positive]))][:k]
+    return [(int(row), float(scores[row])) for row in order]
+
+
+def _fuse(
+    dense_hits: list[tuple[int, float]],
+    sparse_hits: list[tuple[int, float]],
+    cosine: dict[int, float],
+    sparse: np.ndarray,
+    mode: Mode,
+    fusion: Fusion,
+) -> list[_Candidate]:
+    """Fused candidates in fused order (rank = 1-based position) with their fused value."""
+    if mode == "dense":
+        fused = [(row, score) for row, score in dense_hits]
+    elif mode == "bm25":
+        fused = [(row, score) for row, score in sparse_hits]
+    elif fusion == "rrf":
+        fused = reciprocal_rank_fusion([[r for r, _ in dense_hits], [r for r, _ in sparse_hits]], k=RRF_K)
+    else:
+        union = sorted(cosine)
+        fused = dense_sparse_fusion({r: cosine[r] for r in union}, {r: float(sparse[r]) for r in union})
+    return [_Candidate(row, float(value), rank) for rank, (row, value) in enumerate(fused, start=1)]
