@@ -9,6 +9,7 @@ token-capped packer. Later rounds use the smaller round-2 cap so the worst case 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -24,8 +25,13 @@ from anchorgate.tools.fusion import reciprocal_rank_fusion
 from anchorgate.tools.hybrid import HybridSearcher
 from anchorgate.tools.packing import pack_context
 from anchorgate.tools.pruning import PruningSettings, prune_chunks
+from anchorgate.tools.rerank import PairwiseLLMReranker, PointwiseEmbeddingReranker, Reranker, SequentialReranker
 from anchorgate.tools.selection import SelectionSettings, select
 from anchorgate.tools.services import Services, services_for
+from anchorgate.tools.usage import totals
+
+PRP_COMPLETION_TOKENS = 8
+GENERATION_OVERHEAD = 120  # system prompt, question and template tokens around the evidence
 
 
 def fused_pool(evidence: Sequence[Evidence], pool_k: int) -> list[Evidence]:
@@ -55,21 +61,57 @@ def selection_settings(config: Config) -> SelectionSettings:
     )
 
 
-def _select(state: State, config: Config, services: Services) -> list[Evidence]:
+def _select(state: State, config: Config, services: Services) -> tuple[list[Evidence], dict[str, Any]]:
+    """The kept evidence and the reranker's spend record ({} when no reranker ran)."""
     evidence = state.get("evidence", [])
     if not config.use_anchors and config.mmr_diversity == 0 and config.retrieval_mode == "dense":
         current = [e for e in evidence if e["pass"] == state.get("pass_no", 1)]
-        return sorted(current, key=lambda e: (-e["score"], e["id"]))[: config.retrieval_k]
+        return sorted(current, key=lambda e: (-e["score"], e["id"]))[: config.retrieval_k], {}
     pool = fused_pool(evidence, config.retrieval_pool_k)
     candidates = [
         ScoredChunk(_per_document_source(to_chunk(e)), e["score"], e.get("dense"), e.get("sparse"), i)
         for i, e in enumerate(pool, start=1)
     ]
+    candidates, spend = rerank_candidates(state, config, services, candidates)
     vectors = HybridSearcher.for_index(services.index).vectors([c.chunk.id for c in candidates])
     anchors = [a["text"] for a in state.get("anchors", []) if a.get("essential")]
     result = select(state["question"], candidates, np.asarray(vectors), anchors, selection_settings(config))
     by_id = {e["id"]: e for e in pool}
-    return [by_id[s.chunk.id] for s in result.selected]
+    return [by_id[s.chunk.id] for s in result.selected], spend
+
+
+def rerank_candidates(
+    state: State, config: Config, services: Services, candidates: list[ScoredChunk]
+) -> tuple[list[ScoredChunk], dict[str, Any]]:
+    """Preset C: pointwise embedding rerank, then (pairwise) bounded PRP comparisons by the LLM."""
+    if config.reranker == "none" or not candidates:
+        return candidates, {}
+    stages: list[Reranker] = [PointwiseEmbeddingReranker(services.embeddings)]
+    if config.reranker == "pairwise":
+        # Whatever the reranker spends, the generator's worst case must still fit after it.
+        generation_reserve = config.max_context_tokens + config.max_output_tokens + GENERATION_OVERHEAD
+        left = config.token_budget - totals(state.get("usage", {}))["total"] - generation_reserve
+        left = max(0, min(left, config.rerank_token_budget))
+        # The completion is capped at the reserve the budget check counts, so the ceiling holds.
+        capped = services.llm.model_copy(update={"max_tokens": PRP_COMPLETION_TOKENS})
+        stages.append(
+            PairwiseLLMReranker(
+                capped,
+                max_comparisons=config.rerank_max_comparisons,
+                completion_reserve=PRP_COMPLETION_TOKENS,
+                token_budget=left,
+                prompt_overrides=config.prompt_overrides,
+            )
+        )
+    result = SequentialReranker(stages).rerank(state["question"], candidates)
+    record = {
+        "stage": "rerank",
+        "prompt": result.prompt_tokens,
+        "completion": result.completion_tokens,
+        "calls": result.llm_calls,
+        "skipped_comparisons": result.skipped,
+    }
+    return list(result.candidates), record
 
 
 def _per_document_source(chunk: Chunk) -> Chunk:
@@ -107,14 +149,27 @@ async def fuse_and_select(state: State, runtime: Runtime[Config]) -> dict[str, A
     config = runtime.context
     started = time.perf_counter()
     services = services_for(config)
-    chosen = _select(state, config, services)
+    chosen, rerank_spend = await asyncio.to_thread(_select, state, config, services)
     chunks, pruning = _prune(state["question"], chosen, config, services)
     cap = config.max_context_tokens if state.get("round", 1) <= 1 else config.round2_context_tokens
     packed = pack_context(chunks, cap)
     by_id = {e["id"]: e for e in chosen}
     text_of = {c.id: c.text for c in chunks}
     context = [{**by_id[cid], "text": text_of[cid], "n": n} for cid, n in packed.passages]
+    update: dict[str, Any] = {}
+    if rerank_spend.get("calls"):
+        update = {
+            "usage": {
+                "rerank": {
+                    "prompt": rerank_spend["prompt"],
+                    "completion": rerank_spend["completion"],
+                    "calls": rerank_spend["calls"],
+                }
+            },
+            "calls": [rerank_spend],
+        }
     return {
+        **update,
         "context": context,
         "context_text": packed.text,
         "context_tokens": packed.tokens,

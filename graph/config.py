@@ -58,6 +58,7 @@ class Config:
     list_reserve_extra: int = _f(0, "List questions: slots reserved for anchors/sources not yet covered.")
     reranker: RerankerKind = _f("none", "Optional reranker after fusion: pointwise or pairwise (LLM PRP).")
     rerank_max_comparisons: int = _f(8, "Most pairwise LLM comparisons per question.")
+    rerank_token_budget: int = _f(700, "Most tokens the pairwise reranker may spend per question.")
     use_pruning: bool = _f(False, "Prune context to the sentences relevant to the question.")
     pruning_threshold: float = _f(0.5, "Sentence relevance needed to keep a sentence when pruning.")
     # --- budgets ---------------------------------------------------------------------------------

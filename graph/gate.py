@@ -41,10 +41,10 @@ def decide(signals: Mapping[str, Any], config: Config) -> Decision:
     judge = signals.get("judge_label")
     supported = _supported(signals, config, judge)
     anchors_ok = not signals["missing_anchors"]
+    if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
+        return "REFLECT", "REFLECT_FIXABLE_FLAW"
     if supported and anchors_ok:
         return "STOP", "STOP_OVERLAP_OK"
-    if _can_reflect(signals, config, judge):
-        return "REFLECT", "REFLECT_FIXABLE_FLAW"
     retry = _retrieval_retry(signals, config, judge)
     if retry is not None:
         return "RETRIEVE_MORE", retry

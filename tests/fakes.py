@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from anchorgate.tools.answer_text import normalize_words
+from anchorgate.tools.tokens import count_tokens, truncate_to_tokens
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -22,6 +24,8 @@ class ScriptedChatModel(BaseChatModel):
 
     script: list[str] | Callable[[str], str] = Field(default_factory=list)
     report_usage: bool = False
+    honor_max_tokens: bool = True  # like a real model: the completion is cut at max_tokens
+    delay_s: float = 0.0
     prompts: list[str] = Field(default_factory=list)
     max_tokens_seen: list[int] = Field(default_factory=list)
 
@@ -45,13 +49,16 @@ class ScriptedChatModel(BaseChatModel):
             if not self.script:
                 raise AssertionError("ScriptedChatModel ran out of scripted replies")
             text = self.script.pop(0)
+        cap = int(kwargs.get("max_tokens", -1))
+        if self.honor_max_tokens and cap >= 0:
+            text = truncate_to_tokens(text, cap)
+        if self.delay_s:
+            time.sleep(self.delay_s)
         usage = None
         if self.report_usage:
-            usage = {
-                "input_tokens": len(prompt.split()),
-                "output_tokens": len(text.split()),
-                "total_tokens": len(prompt.split()) + len(text.split()),
-            }
+            prompt_tokens, completion_tokens = count_tokens(prompt), count_tokens(text)
+            usage = {"input_tokens": prompt_tokens, "output_tokens": completion_tokens,
+                     "total_tokens": prompt_tokens + completion_tokens}
         message = AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
         return ChatResult(generations=[ChatGeneration(message=message)])
 

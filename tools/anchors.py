@@ -9,13 +9,25 @@ spans resolved to the longest.
 Confidence per kind (how sure the rule is that the span is a real anchor, not how important it is):
 
     quoted 0.95 · date 0.95 · quarter 0.95 · year 0.90 · title 0.90 · number_unit 0.85
-    entity 0.85 (one word: 0.75; one word opening the sentence: 0.50, not essential, because
-    "Notable", "Sedang" … are capitalised only by position) · acronym 0.80 (0.90 with a known
-    alias) · bare rate unit such as "per game" 0.60 · keyword 0.30 (never essential)
+    entity 0.85 (one word: 0.75 — entity and title lose 0.10 for a single word; one word opening
+    the sentence: 0.50 and not essential, because "Notable", "Rhiwallon" … are capitalised by
+    position or by name and rules cannot tell which) · acronym 0.80 (0.90 with a known alias) ·
+    bare rate unit such as "per game" 0.60 · keyword 0.30 (never essential)
 
 Essential anchors (entities, titles, quoted strings, acronyms, years/dates/quarters, numbers with
 units) feed the gate's anchor coverage: STOP needs them in the evidence (seed 000 §3), and a
-factoid missing one gets one anchor-constrained retry (`anchor_query`).
+factoid missing one gets one anchor-constrained retry (`anchor_query`). A question without any
+capitalised span (all lower case, "who got the first nobel prize in physics") gets its three
+longest content words as keywords — word length is the offline stand-in for rarity.
+
+Coverage matching: accent-folded and case-insensitive, any alias counts; years and numbers with
+units as whole, contiguous tokens ("2017" is not in "20170"); multi-word anchors when all their
+content words occur in one text; acronyms written in capitals keep their case ("US" is not "us").
+
+Measured (tests/unit/test_anchors.py): 99/100 HotpotQA train questions get an essential anchor that
+occurs in a gold passage; 50/50 IndoNLU FacQA questions get anchors (49 an essential one).
+`question_type` flags 14 of 982 FalseQA questions as false-premise suspects, 8 of them truly false
+premises: a cue for the gate and prompts, never a verdict.
 """
 
 from __future__ import annotations
@@ -290,7 +302,8 @@ def _pattern_candidates(question: str) -> list[Candidate]:
     timed: tuple[tuple[re.Pattern[str], AnchorKind], ...] = ((_DATE, "date"), (_QUARTER, "quarter"), (_YEAR_RE, "year"))
     for regex, kind in timed:
         for m in regex.finditer(question):
-            aliases = {"quarter": _quarter_aliases, "date": _date_aliases}.get(kind, lambda _: ())(m.group())
+            aliases = _quarter_aliases(m.group()) if kind == "quarter" else ()
+            aliases = _date_aliases(m.group()) if kind == "date" else aliases
             out.append((m.start(), m.end(), Anchor(m.group(), kind, True, CONFIDENCE[kind], aliases)))
     for m in _NUMBER_UNIT.finditer(question):
         text = m.group().strip()
