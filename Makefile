@@ -8,6 +8,6 @@ demo: setup
 	.venv/bin/anchorgate ask "What does the pass statement do?"
 
 test: setup
-	.venv/bin/ruff check anchorgate graph agents tools prompts tests bench
-	.venv/bin/mypy anchorgate graph agents tools
+	.venv/bin/ruff check anchorgate graph agents tools prompts eval tests bench
+	.venv/bin/mypy anchorgate graph agents tools eval
 	.venv/bin/pytest -q -p no:cacheprovider

@@ -18,9 +18,10 @@ import numpy as np
 from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
-from anchorgate.graph.state import Evidence, State
+from anchorgate.graph.state import Evidence, State, merge_evidence
+from anchorgate.tools.bridges import bridge_rows, mention_name, title_rows
 from anchorgate.tools.documents import Chunk, ScoredChunk
-from anchorgate.tools.evidence import to_chunk
+from anchorgate.tools.evidence import to_chunk, to_evidence
 from anchorgate.tools.fusion import reciprocal_rank_fusion
 from anchorgate.tools.hybrid import HybridSearcher
 from anchorgate.tools.packing import pack_context
@@ -32,6 +33,45 @@ from anchorgate.tools.usage import totals
 
 PRP_COMPLETION_TOKENS = 8
 GENERATION_OVERHEAD = 120  # system prompt, question and template tokens around the evidence
+
+
+def bridge_evidence(state: State, config: Config, services: Services, evidence: list[Evidence]) -> list[Evidence]:
+    """Passages the best hits link to by title (multi-hop bridge), as a "bridge" worker's ranking."""
+    if config.bridge_links <= 0:
+        return []
+    best = sorted((rank, e["id"]) for e in evidence for w, rank in e.get("ranks", {}).items() if rank <= 2)
+    by_id = {e["id"]: e for e in evidence}
+    sources = [by_id[cid] for _, cid in dict.fromkeys(best)]
+    table = title_rows(str(services.index.path), services.index.chunks)
+    rows = bridge_rows(
+        [e["text"] for e in sources],
+        {mention_name(e["title"]) for e in sources},
+        table,
+        state["question"],
+        config.bridge_links,
+    )
+    if not rows:
+        return []
+    question_vector = np.asarray(services.embeddings.embed_query(state["question"]), dtype="float32")
+    vectors = HybridSearcher.for_index(services.index).vectors(rows)
+    return [
+        to_evidence(
+            services.index.chunks[row],
+            max(0.0, float(vec @ question_vector)),
+            pass_no=state.get("pass_no", 1),
+            worker="bridge",
+            rank=rank,
+            dense=float(vec @ question_vector),
+        )
+        for rank, (row, vec) in enumerate(zip(rows, vectors, strict=True), start=1)
+    ]
+
+
+def selection_scores(pool: Sequence[Evidence], config: Config) -> list[float]:
+    """Relevance for selection: fused-rank position (how many workers rank it high) blended with relevance."""
+    n = max(len(pool), 1)
+    weight = config.rank_fusion_weight
+    return [weight * (1.0 - i / n) + (1.0 - weight) * float(e["score"]) for i, e in enumerate(pool)]
 
 
 def fused_pool(evidence: Sequence[Evidence], pool_k: int) -> list[Evidence]:
@@ -67,10 +107,11 @@ def _select(state: State, config: Config, services: Services) -> tuple[list[Evid
     if not config.use_anchors and config.mmr_diversity == 0 and config.retrieval_mode == "dense":
         current = [e for e in evidence if e["pass"] == state.get("pass_no", 1)]
         return sorted(current, key=lambda e: (-e["score"], e["id"]))[: config.retrieval_k], {}
+    evidence = merge_evidence(evidence, bridge_evidence(state, config, services, evidence))
     pool = fused_pool(evidence, config.retrieval_pool_k)
     candidates = [
-        ScoredChunk(_per_document_source(to_chunk(e)), e["score"], e.get("dense"), e.get("sparse"), i)
-        for i, e in enumerate(pool, start=1)
+        ScoredChunk(_per_document_source(to_chunk(e)), score, e.get("dense"), e.get("sparse"), i)
+        for i, (e, score) in enumerate(zip(pool, selection_scores(pool, config), strict=True), start=1)
     ]
     candidates, spend = rerank_candidates(state, config, services, candidates)
     vectors = HybridSearcher.for_index(services.index).vectors([c.chunk.id for c in candidates])

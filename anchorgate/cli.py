@@ -14,6 +14,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from anchorgate.eval.cli import add_eval_command
 from anchorgate.tools.errors import EX_SOFTWARE, AnchorgateError
 
 EXIT_INTERRUPTED = 130
@@ -42,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     config = commands.add_parser("config", help="list every setting with its description")
     config.add_argument("--preset", default="baseline")
     config.set_defaults(handler=_cmd_config)
+
+    add_eval_command(commands)
     return parser
 
 

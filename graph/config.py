@@ -49,6 +49,8 @@ class Config:
     retrieval_k: int = _f(8, "Chunks kept for the generator after selection.")
     use_anchors: bool = _f(False, "Extract anchors and fan out one retriever worker per anchor.")
     max_anchor_workers: int = _f(6, "Most anchor workers per round (the full question always has one).")
+    bridge_links: int = _f(0, "Passages added by following title mentions in the best hits (multi-hop; 0 = off).")
+    rank_fusion_weight: float = _f(0.7, "Selection relevance = w * fused-rank score + (1 - w) * gated relevance.")
     mmr_diversity: float = _f(0.0, "MMR diversity weight (0 = pure relevance, seed default 0.45).")
     adaptive_mmr: bool = _f(False, "Factoid questions lean to relevance, list questions to diversity.")
     anchor_bonus: float = _f(0.0, "Score bonus when a relevant chunk's title contains a query anchor.")

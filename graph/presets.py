@@ -26,6 +26,7 @@ _A: dict[str, Any] = {
     "gate": "baug",
     "judge_policy": "gray_zone",
     "factoid_one_shot": True,
+    "bridge_links": 6,
 }
 
 # B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.

@@ -65,10 +65,14 @@ def load_embeddings(name: str = "") -> Embeddings:
     path = resolve_embedding_path(name)
     with _LOCK:
         if str(path) not in _MODELS:
+            import torch
             from langchain_huggingface import HuggingFaceEmbeddings
             from transformers.utils import logging as transformers_logging
 
             transformers_logging.disable_progress_bar()  # one line of output per command, not bars
+            # One intra-op thread: llama.cpp and other workers use the cores too, and torch's thread
+            # pool spinning against them made a single query embedding 30x slower (491 ms vs 14 ms).
+            torch.set_num_threads(int(os.environ.get("ANCHORGATE_TORCH_THREADS", "1")))
 
             try:
                 _MODELS[str(path)] = HuggingFaceEmbeddings(

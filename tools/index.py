@@ -15,7 +15,8 @@ import shutil
 import sqlite3
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -145,11 +146,25 @@ def _embed_all(chunks: Sequence[Chunk], embeddings: Embeddings, progress: bool) 
     texts = [embedding_text(chunk) for chunk in chunks]
     rows: list[list[float]] = []
     bar = tqdm(total=len(texts), desc="indexing", unit="chunk", disable=not progress, file=sys.stderr)
-    for start in range(0, len(texts), EMBED_BATCH):
-        rows.extend(embeddings.embed_documents(texts[start : start + EMBED_BATCH]))
-        bar.update(min(EMBED_BATCH, len(texts) - start))
+    with _all_cores():
+        for start in range(0, len(texts), EMBED_BATCH):
+            rows.extend(embeddings.embed_documents(texts[start : start + EMBED_BATCH]))
+            bar.update(min(EMBED_BATCH, len(texts) - start))
     bar.close()
     return np.ascontiguousarray(np.asarray(rows, dtype="float32"))
+
+
+@contextmanager
+def _all_cores() -> Iterator[None]:
+    """Batch embedding uses every core (queries run single-threaded; see tools/embeddings.py)."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(os.cpu_count() or 1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _write_docstore(path: Path, chunks: Sequence[Chunk]) -> None:

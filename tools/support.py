@@ -63,7 +63,7 @@ def support_report(
     cited_sets = [_cited_passages(text, numbers, by_number, context) for text, numbers in claims]
     semantic = _semantic_scores([text for text, _ in claims], cited_sets, embeddings)
     results = []
-    for (text, numbers), passages, sem in zip(claims, cited_sets, semantic, strict=True):
+    for (text, _numbers), passages, sem in zip(claims, cited_sets, semantic, strict=True):
         lexical = word_share(text, " ".join(f"{p['title']} {p['text']}" for p in passages)) if passages else 0.0
         score = LEXICAL_WEIGHT * lexical + SEMANTIC_WEIGHT * sem if passages else 0.0
         cited = [int(p["n"]) for p in passages]

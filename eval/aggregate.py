@@ -1,0 +1,166 @@
+"""Per-run numbers from per-question records: means, percentiles, counts, acceptance checks.
+
+Conventions (also printed in report.md):
+* F1 / EM / CRAG score are averaged over the questions where they are defined (answerable with a
+  gold string for F1/EM; CRAG also covers unanswerable items); an abstention counts as F1 = 0.
+* `overlap_mean` averages support overlap over *all* questions, an abstention counting 0 (the
+  project's definition: no supported sentence). `overlap_answered_mean` averages over answered
+  questions only. The acceptance check uses `overlap_mean`, which abstaining cannot inflate.
+* "IDK → supported": the baseline abstained, the preset answered, the answer is correct (CRAG
+  correctness) and supported (overlap ≥ `SUPPORTED_OVERLAP`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from anchorgate.eval.metrics import abstention_precision_recall, mean, percentile
+
+SUPPORTED_OVERLAP = 0.5
+TOKENS_RATIO_MAX = 1.2
+OVERLAP_MARGIN = 0.05
+ABSTENTION_RECALL_MARGIN = 0.20
+ANSWER_RATE_MAX_DROP = 0.05
+Record = dict[str, Any]
+
+
+def _r(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def tokens_by_stage(records: Sequence[Record]) -> dict[str, float]:
+    """Mean tokens (prompt + completion) per question for each stage."""
+    totals: Counter[str] = Counter()
+    for record in records:
+        for stage, counts in record["tokens"].get("by_stage", {}).items():
+            totals[stage] += int(counts.get("prompt", 0)) + int(counts.get("completion", 0))
+    return {stage: round(total / len(records), 1) for stage, total in sorted(totals.items())} if records else {}
+
+
+def llm_calls(record: Record) -> int:
+    """LLM calls made for one question (from the per-stage usage tally)."""
+    return sum(int(c.get("calls", 0)) for c in record["tokens"].get("by_stage", {}).values())
+
+
+def summarize(records: Sequence[Record]) -> dict[str, Any]:
+    """Every per-run metric of one preset."""
+    tokens = [float(r["tokens"]["total"]) for r in records]
+    latency = [float(r["latency_s"]) for r in records if r.get("latency_s") is not None]
+    answered = [r for r in records if not r["abstained"]]
+    answerable = [r for r in records if r["answerable"]]
+    false_premise = [r for r in records if r.get("false_premise")]
+    crag = [r["crag_score"] for r in records if r["crag_score"] is not None]
+    precision, recall = abstention_precision_recall([(r["abstained"], r["answerable"]) for r in records])
+    calls = sum(llm_calls(r) for r in records)
+    cached = sum(int(r.get("llm_cache_hits") or 0) for r in records)
+    return {
+        "questions": len(records),
+        "scored_questions": sum(r["f1"] is not None for r in records),
+        "unanswerable_questions": len(records) - len(answerable),
+        "f1_mean": _r(mean([r["f1"] for r in records])),
+        "f1_p50": _r(percentile([r["f1"] for r in records if r["f1"] is not None], 50)),
+        "em_mean": _r(mean([r["em"] for r in records])),
+        "overlap_mean": _r(mean([r["overlap"] for r in records])),
+        "overlap_p50": _r(percentile([r["overlap"] for r in records], 50)),
+        "overlap_answered_mean": _r(mean([r["overlap"] for r in answered])),
+        "crag_score_mean": _r(mean(crag)),
+        "crag_counts": {"correct": crag.count(1), "missing": crag.count(0), "incorrect": crag.count(-1)},
+        "tokens_mean": _r(mean(tokens), 1),
+        "tokens_p50": _r(percentile(tokens, 50), 1),
+        "prompt_tokens_mean": _r(mean([float(r["tokens"]["prompt"]) for r in records]), 1),
+        "completion_tokens_mean": _r(mean([float(r["tokens"]["completion"]) for r in records]), 1),
+        "tokens_by_stage_mean": tokens_by_stage(records),
+        "latency_p50": _r(percentile(latency, 50), 3),
+        "latency_p95": _r(percentile(latency, 95), 3),
+        "idk_count": len(records) - len(answered),
+        "idk_on_answerable": sum(r["abstained"] for r in answerable),
+        "answer_rate_answerable": _r(1 - sum(r["abstained"] for r in answerable) / len(answerable))
+        if answerable else None,
+        "wrong_on_answerable": sum(bool(r["wrong_on_answerable"]) for r in records),
+        "idk_with_gold_context": sum(r["abstained"] and r["answerable"] and bool(r.get("gold_in_context"))
+                                     for r in records),
+        "abstention_precision": _r(precision),
+        "abstention_recall": _r(recall),
+        "false_premise_questions": len(false_premise),
+        "false_premise_rate": _r(mean([float(bool(r["false_premise_detected"])) for r in false_premise])),
+        "unsupported_claims": sum(r["claims"] - r["claims_supported"] for r in answered),
+        "stop_reasons": dict(sorted(Counter(r["reason"] for r in records).items())),
+        "round2_share": _r(sum(int(r.get("rounds") or 0) >= 2 for r in records) / len(records)) if records else None,
+        "errors": sum(r["decision"] == "ERROR" for r in records),
+        "llm_calls": calls,
+        "llm_calls_from_cache": cached,
+        "cached_call_share": _r(cached / calls) if calls else None,
+    }  # fmt: skip
+
+
+def idk_to_supported(baseline: Sequence[Record], preset: Sequence[Record]) -> list[str]:
+    """Ids the baseline abstained on and the preset answered correctly with support."""
+    abstained = {r["id"] for r in baseline if r["abstained"]}
+    return [
+        r["id"]
+        for r in preset
+        if r["id"] in abstained and not r["abstained"] and r["correct"] and r["overlap"] >= SUPPORTED_OVERLAP
+    ]
+
+
+def _check(name: str, target: str, value: Any, reference: Any, met: bool | None, ratio: Any = None) -> dict[str, Any]:
+    delta = _r(value - reference) if isinstance(value, int | float) and isinstance(reference, int | float) else None
+    return {"check": name, "target": target, "value": value, "baseline": reference, "ratio": ratio, "delta": delta,
+            "met": met}  # fmt: skip
+
+
+def acceptance(base: dict[str, Any], run: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seeds' acceptance criteria for one preset against the baseline (met = None: undefined)."""
+    checks = []
+    b_tok, r_tok = base["tokens_mean"], run["tokens_mean"]
+    ratio = _r(r_tok / b_tok, 3) if b_tok else None
+    checks.append(_check("tokens/Q", f"≤ {TOKENS_RATIO_MAX}× baseline", r_tok, b_tok,
+                         None if ratio is None else ratio <= TOKENS_RATIO_MAX, ratio))  # fmt: skip
+    b_f1, r_f1 = base["f1_mean"], run["f1_mean"]
+    checks.append(_check("F1", "≥ baseline", r_f1, b_f1, None if b_f1 is None or r_f1 is None else r_f1 >= b_f1))
+    b_ov, r_ov = base["overlap_mean"], run["overlap_mean"]
+    met_ov = None if b_ov is None or r_ov is None else r_ov >= b_ov + OVERLAP_MARGIN - 1e-9
+    checks.append(_check("support overlap", f"≥ baseline + {OVERLAP_MARGIN}", r_ov, b_ov, met_ov))
+    b_w, r_w = base["wrong_on_answerable"], run["wrong_on_answerable"]
+    checks.append(_check("wrong-on-answerable", "< baseline (or both 0)", r_w, b_w, r_w < b_w or r_w == b_w == 0))
+    if base["abstention_recall"] is not None and run["abstention_recall"] is not None:
+        recall_ok = run["abstention_recall"] >= base["abstention_recall"] + ABSTENTION_RECALL_MARGIN - 1e-9
+        rates = (base["answer_rate_answerable"], run["answer_rate_answerable"])
+        rate_ok = None in rates or rates[1] >= rates[0] - ANSWER_RATE_MAX_DROP - 1e-9
+        checks.append(_check("abstention recall (unanswerable)",
+                             f"≥ baseline + {ABSTENTION_RECALL_MARGIN}, answer rate drop ≤ {ANSWER_RATE_MAX_DROP}",
+                             run["abstention_recall"], base["abstention_recall"], recall_ok and rate_ok))  # fmt: skip
+    return checks
+
+
+def badness(record: Record) -> tuple[float, float, float, float]:
+    """Sort key, worst first: CRAG score, then F1, then overlap, then more tokens."""
+    crag = record["crag_score"] if record["crag_score"] is not None else 0
+    return (float(crag), float(record["f1"] or 0.0), float(record["overlap"]), -float(record["tokens"]["total"]))
+
+
+def worst(records: Sequence[Record], n: int = 5) -> list[Record]:
+    """The n worst questions (stable: dataset order among equals)."""
+    return sorted(records, key=badness)[:n]
+
+
+def explain(record: Record) -> str:
+    """The telemetry that explains a result, as one short line."""
+    telemetry = record.get("telemetry", {})
+    parts = []
+    gate = [f"{g['action']}:{g['reason']}" for g in telemetry.get("gate", [])]
+    parts.append(" → ".join(gate) if gate else record["reason"])
+    if telemetry.get("missing_anchors"):
+        parts.append("missing anchors " + ", ".join(map(str, telemetry["missing_anchors"])))
+    judge = telemetry.get("judge") or {}
+    if judge.get("label") or judge.get("error"):
+        parts.append(f"judge {judge.get('label') or judge.get('error')}")
+    skipped = sorted({str(c["skipped"]) for c in telemetry.get("calls", []) if c.get("skipped")})
+    if skipped:
+        parts.append("skipped calls " + ", ".join(skipped))
+    parts.append(f"{len(telemetry.get('context_ids', []))} passages")
+    if record["claims"]:
+        parts.append(f"{record['claims_supported']}/{record['claims']} claims supported")
+    return "; ".join(parts)

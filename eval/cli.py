@@ -1,0 +1,130 @@
+"""`anchorgate eval`: evaluate presets (and the peer LangChain chain) on a dataset.
+
+    anchorgate eval --dataset ../shared/datasets/crag_sample --presets baseline,A,B,peer --out runs/crag
+    anchorgate eval --dataset ../shared/datasets/clapnq --limit 80 --presets baseline,A --out runs/clapnq
+    anchorgate eval --dataset ../shared/datasets/nomiracl --language id --limit 60 --presets baseline,A --out runs/nm-id
+    anchorgate eval --dataset ../shared/datasets/halueval_qa --judge-check --limit 100 --out runs/judge
+
+Writes DIR/<preset>.jsonl, DIR/run.json, DIR/metrics.json, DIR/report.md and DIR/*.png; a killed run
+resumes where it stopped; `--force` replaces a folder holding a run with other settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+FORMAT_HELP = "auto|crag|hotpotqa|nq-oracle|clapnq|nomiracl|squad|indonlu|halueval|falseqa|covidqa|jsonl"
+
+
+def _non_negative(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {raw!r}") from exc
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
+    """Register `eval` on the `anchorgate` sub-command parser; returns its parser."""
+    sub: argparse.ArgumentParser = subparsers.add_parser(
+        "eval", help="evaluate presets on a QA dataset (metrics, report, plots)", description=__doc__.splitlines()[0]
+    )
+    sub.add_argument("--dataset", required=True, metavar="PATH", help="dataset file or folder")
+    sub.add_argument("--format", default="auto", metavar="FORMAT", help=FORMAT_HELP)
+    sub.add_argument("--corpus", default=None, metavar="PATH", help="pooled corpus file replacing the dataset's own")
+    sub.add_argument("--language", default=None, help="keep only questions in this language (en, id)")
+    sub.add_argument("--presets", default="baseline,A", help="comma-separated: baseline, A, B, C, peer")
+    sub.add_argument("--limit", type=_non_negative, default=None, metavar="N", help="first N questions")
+    sub.add_argument("--llm", default=None, metavar="SPEC", help="local, gguf:/path, openai:<model>, ollama:<model>")
+    sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting (repeatable)")
+    sub.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    sub.add_argument("--force", action="store_true", help="replace results of a run with other settings in DIR")
+    sub.add_argument("--llm-cache", default=None, metavar="FILE", help="LLM reply cache (default: in the cache dir)")
+    sub.add_argument("--no-llm-cache", action="store_true", help="do not read or write the LLM reply cache")
+    sub.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sub.add_argument("--judge-check", action="store_true", help="HaluEval QA: measure the judge instead")
+    sub.set_defaults(handler=run_eval_command)
+    return sub
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    from anchorgate.graph.config import parse_assignments
+
+    overrides = parse_assignments(args.set)
+    if args.llm:
+        overrides["llm"] = args.llm
+    return overrides
+
+
+def run_eval_command(args: argparse.Namespace) -> int:
+    """The `eval` handler: run, print a summary, return 0 (errors raise `AnchorgateError`s)."""
+    overrides = _overrides(args)
+    llm_cache = "" if args.no_llm_cache else args.llm_cache
+    if args.judge_check:
+        return _judge_check(args, overrides, llm_cache)
+    from anchorgate.eval.runner import run_eval
+
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    summary = run_eval(
+        args.dataset, args.format, presets, args.limit, overrides, args.out, args.force, args.corpus,
+        progress=not args.no_progress, language=args.language, llm_cache=llm_cache,
+    )  # fmt: skip
+    print(_summary_lines(summary))
+    return 0
+
+
+def _summary_lines(summary: dict[str, Any]) -> str:
+    metrics = json.loads(Path(summary["files"]["metrics"]).read_text(encoding="utf-8"))
+    lines = [f"{summary['questions']} questions · new records {summary['new_records']} · "
+             f"LLM cache {summary['llm_cache']}"]  # fmt: skip
+    for preset, s in metrics["presets"].items():
+        lines.append(
+            f"{preset:>8}: F1 {s['f1_mean']} · overlap {s['overlap_mean']} · CRAG {s['crag_score_mean']} · "
+            f"tokens/Q {s['tokens_mean']} · IDK {s['idk_count']} · wrong {s['wrong_on_answerable']}"
+        )
+    lines.append(f"report: {summary['files']['report']}")
+    return "\n".join(lines)
+
+
+def _judge_check(args: argparse.Namespace, overrides: dict[str, Any], llm_cache: str | None) -> int:
+    from anchorgate.eval.judge_check import judge_accuracy
+    from anchorgate.eval.store import write_json
+
+    llm = overrides.pop("llm", "local")
+    result = judge_accuracy(args.dataset, args.limit, llm, overrides=overrides, llm_cache=llm_cache)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(out / "judge_check.json", result)
+    print(f"judge on {result['items']} HaluEval items: accuracy {result['accuracy']} · accept right "
+          f"{result['accept_right_rate']} · reject hallucinated {result['reject_hallucinated_rate']} "
+          f"(strict {result['reject_hallucinated_strict_rate']}) · malformed {result['malformed']}")  # fmt: skip
+    print(f"details: {out / 'judge_check.json'}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry (`python -m anchorgate.eval.cli eval …`): errors become one line + exit code."""
+    import sys
+
+    from anchorgate.tools.errors import AnchorgateError
+
+    parser = argparse.ArgumentParser(prog="anchorgate")
+    add_eval_command(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except AnchorgateError as exc:
+        print(f"error: {exc.one_line()}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted (run the same command again to resume)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,194 @@
+"""metrics.json, report.md and the PNG plots of an evaluation folder.
+
+The report reads the per-preset JSON Lines results for the run's current question ids, so it can
+be rebuilt at any time (`write_report(out, settings, ids)`) and a partially finished run reports
+what it has. Conventions for every number are in `eval.aggregate`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from anchorgate.eval.aggregate import (
+    OVERLAP_MARGIN,
+    SUPPORTED_OVERLAP,
+    TOKENS_RATIO_MAX,
+    acceptance,
+    explain,
+    idk_to_supported,
+    summarize,
+    worst,
+)
+from anchorgate.eval.plots import write_plots
+from anchorgate.eval.store import load_results, write_json
+
+BASELINE = "baseline"
+TABLE_ROWS: tuple[tuple[str, str], ...] = (
+    ("questions", "questions"),
+    ("f1_mean", "F1 (short answer, mean)"),
+    ("f1_p50", "F1 p50"),
+    ("em_mean", "EM (mean)"),
+    ("overlap_mean", "support overlap (mean, IDK = 0)"),
+    ("overlap_p50", "support overlap p50"),
+    ("overlap_answered_mean", "support overlap (answered only)"),
+    ("crag_score_mean", "CRAG score (mean)"),
+    ("tokens_mean", "tokens/Q mean"),
+    ("tokens_p50", "tokens/Q p50"),
+    ("latency_p50", "latency p50 (s)"),
+    ("latency_p95", "latency p95 (s)"),
+    ("idk_count", "IDK count"),
+    ("idk_on_answerable", "IDK on answerable"),
+    ("answer_rate_answerable", "answer rate on answerable"),
+    ("wrong_on_answerable", "wrong on answerable"),
+    ("idk_with_gold_context", "IDK although a gold passage was in context"),
+    ("abstention_precision", "abstention precision (unanswerable)"),
+    ("abstention_recall", "abstention recall (unanswerable)"),
+    ("false_premise_rate", "false-premise detection rate"),
+    ("unsupported_claims", "unsupported answer sentences"),
+    ("round2_share", "share with round 2"),
+    ("errors", "errors"),
+)
+
+
+def build_metrics(settings: dict[str, Any], results: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The metrics.json payload: per-preset summaries, acceptance vs baseline, IDK → supported, worst."""
+    summaries = {preset: summarize(records) for preset, records in results.items() if records}
+    base = summaries.get(BASELINE)
+    payload: dict[str, Any] = {
+        "dataset": {k: settings.get(k) for k in ("dataset_path", "dataset_sha256", "format", "language", "limit")},
+        "llm": settings.get("llm"),
+        "overrides": settings.get("overrides", {}),
+        "presets": summaries,
+        "acceptance": {},
+        "idk_to_supported": {},
+        "worst": {},
+    }
+    for preset, records in results.items():
+        if not records:
+            continue
+        payload["worst"][preset] = [_worst_entry(r) for r in worst(records)]
+        if base is not None and preset != BASELINE:
+            payload["acceptance"][preset] = acceptance(base, summaries[preset])
+            payload["idk_to_supported"][preset] = idk_to_supported(results[BASELINE], records)
+    return payload
+
+
+def _worst_entry(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": record["id"], "question": record["question"], "gold": record["gold"][:3],
+        "prediction": record["short_answer"] or record["prediction"], "decision": record["decision"],
+        "reason": record["reason"], "crag_score": record["crag_score"], "f1": record["f1"],
+        "overlap": record["overlap"], "tokens": record["tokens"]["total"], "why": explain(record),
+    }  # fmt: skip
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if abs(value) < 1000 else f"{value:.0f}"
+    return str(value)
+
+
+def _cell(text: Any, limit: int = 90) -> str:
+    flat = " ".join(str(text).split()).replace("|", "\\|")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def render_markdown(metrics: dict[str, Any], plots: list[Path], title: str) -> str:
+    """report.md: settings, side-by-side table, acceptance, plots, IDK → supported, stop reasons, worst."""
+    presets = metrics["presets"]
+    names = list(presets)
+    data = metrics["dataset"]
+    lines = [f"# Evaluation: {title}", ""]
+    digest = str(data["dataset_sha256"])[:16]
+    lines += [f"- dataset: `{data['dataset_path']}` (format `{data['format']}`, sha256 `{digest}…`)",
+              f"- limit: {data['limit']} · language: {data['language'] or 'all'} · model: `{metrics['llm']}`",
+              f"- overrides: `{metrics['overrides'] or {}}`", ""]  # fmt: skip
+    lines += ["## Results", ""]
+    rows = [[label, *(_fmt(presets[n].get(key)) for n in names)] for key, label in TABLE_ROWS]
+    lines += _table(["metric", *names], rows) + [""]
+    cached = {n: presets[n].get("cached_call_share") for n in names if presets[n].get("cached_call_share")}
+    if cached:
+        shares = ", ".join(f"{n} {_fmt(v)}" for n, v in cached.items())
+        lines += [f"Note: some LLM calls were answered from the on-disk LLM cache ({shares} of calls); tokens and "
+                  "answers are those of the original calls, but latency is not model latency there.", ""]  # fmt: skip
+    lines += _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
+    lines += _reasons_section(presets) + _worst_section(metrics)
+    lines += ["## Conventions", "",
+              "F1/EM: SQuAD v1.1 normalization, best over aliases, abstention = 0, answerable items with gold only. "
+              "CRAG: +1 correct (exact/alias match or gold contained in a short answer), 0 abstain, −1 otherwise. "
+              "Overlap: share of answer sentences supported by the passages they cite (IDK = 0). "
+              f"IDK → supported: baseline abstained, preset correct with overlap ≥ {SUPPORTED_OVERLAP}.",
+              ""]  # fmt: skip
+    return "\n".join(lines)
+
+
+def _acceptance_section(metrics: dict[str, Any]) -> list[str]:
+    lines = ["## Against baseline", ""]
+    if not metrics["acceptance"]:
+        return [*lines, "No baseline results in this folder: run with `--presets baseline,…` to get the checks.", ""]
+    lines += [f"Targets: tokens/Q ≤ {TOKENS_RATIO_MAX}× baseline, F1 ≥ baseline, overlap ≥ baseline + "
+              f"{OVERLAP_MARGIN}, wrong-on-answerable lower.", ""]  # fmt: skip
+    rows = []
+    for preset, checks in metrics["acceptance"].items():
+        for check in checks:
+            met = "–" if check["met"] is None else ("met" if check["met"] else "not met")
+            detail = f"{_fmt(check['ratio'])}×" if check["ratio"] is not None else _signed(check.get("delta"))
+            rows.append([preset, check["check"], _fmt(check["value"]), _fmt(check["baseline"]), detail,
+                         check["target"], met])  # fmt: skip
+    return lines + _table(["preset", "check", "value", "baseline", "ratio / Δ", "target", "result"], rows) + [""]
+
+
+def _signed(delta: float | None) -> str:
+    return "" if delta is None else f"Δ {'+' if delta >= 0 else '−'}{_fmt(abs(delta))}"
+
+
+def _plots_section(plots: list[Path]) -> list[str]:
+    lines = ["## Plots", ""]
+    return lines + [f"![{p.stem}]({p.name})" for p in plots] + [""]
+
+
+def _idk_section(metrics: dict[str, Any]) -> list[str]:
+    lines = ["## IDK → supported", ""]
+    if not metrics["idk_to_supported"]:
+        return [*lines, "–", ""]
+    for preset, ids in metrics["idk_to_supported"].items():
+        lines.append(f"- {preset}: {len(ids)}" + (f" ({', '.join(ids)})" if ids else ""))
+    return [*lines, ""]
+
+
+def _reasons_section(presets: dict[str, dict[str, Any]]) -> list[str]:
+    reasons = sorted({r for s in presets.values() for r in s["stop_reasons"]})
+    rows = [[_cell(r, 60), *(str(presets[n]["stop_reasons"].get(r, 0)) for n in presets)] for r in reasons]
+    return ["## Stop reasons", "", *_table(["reason", *presets], rows), ""]
+
+
+def _worst_section(metrics: dict[str, Any]) -> list[str]:
+    lines = ["## Five worst questions per preset", ""]
+    for preset, entries in metrics["worst"].items():
+        rows = [[_cell(e["id"], 30), _cell(e["question"], 70), _cell("; ".join(e["gold"]) or "–", 40),
+                 _cell(e["prediction"], 60), e["decision"], _fmt(e["crag_score"]), _fmt(e["f1"]), _fmt(e["overlap"]),
+                 str(e["tokens"]), _cell(e["why"], 160)] for e in entries]  # fmt: skip
+        header = ["id", "question", "gold", "prediction", "decision", "CRAG", "F1", "overlap", "tokens", "why"]
+        lines += [f"### {preset}", "", *_table(header, rows), ""]
+    return lines
+
+
+def write_report(out: Path, settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
+    """Write metrics.json, report.md and the PNGs for the run's presets and question ids."""
+    results = load_results(out, settings.get("presets", []), ids)
+    metrics = build_metrics(settings, results)
+    title = Path(str(settings.get("dataset_path", "dataset"))).name
+    plots = write_plots(metrics["presets"], out, title) if metrics["presets"] else []
+    write_json(out / "metrics.json", metrics, sort_keys=False)  # keep the presets in run order
+    (out / "report.md").write_text(render_markdown(metrics, plots, title), encoding="utf-8")
+    return {"metrics": str(out / "metrics.json"), "report": str(out / "report.md"), "plots": [str(p) for p in plots]}

@@ -1,0 +1,117 @@
+"""Run-level numbers and the report: summaries, acceptance checks, IDK → supported, worst, plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from anchorgate.eval.aggregate import acceptance, explain, idk_to_supported, summarize, worst
+from anchorgate.eval.plots import pareto_front, write_plots
+from anchorgate.eval.report import build_metrics, render_markdown
+
+
+def _approx(value: float) -> Any:
+    return pytest.approx(value, abs=1e-4)
+
+
+def _record(qid: str, *, f1: float | None = 1.0, overlap: float = 1.0, tokens: int = 100, abstained: bool = False,
+            answerable: bool = True, crag: int | None = 1, correct: bool | None = True, wrong: bool | None = False,
+            reason: str = "STOP_OVERLAP_OK", rounds: int = 1, latency: float = 1.0, false_premise: bool = False,
+            detected: bool | None = None, claims: int = 1, supported: int = 1) -> dict[str, Any]:  # fmt: skip
+    return {
+        "id": qid, "question": f"question {qid}?", "gold": ["x"], "answerable": answerable, "prediction": "x [1].",
+        "short_answer": "x", "decision": "ABSTAIN" if abstained else "STOP", "reason": reason, "rounds": rounds,
+        "abstained": abstained, "em": f1, "f1": f1, "correct": correct, "crag_score": crag,
+        "wrong_on_answerable": wrong, "false_premise": false_premise, "false_premise_detected": detected,
+        "overlap": overlap, "claims": claims, "claims_supported": supported,
+        "tokens": {"prompt": tokens - 10, "completion": 10, "total": tokens,
+                   "by_stage": {"generate": {"prompt": tokens - 10, "completion": 10, "calls": 1}}},
+        "latency_s": latency,
+        "telemetry": {"gate": [{"round": 1, "action": "STOP", "reason": reason}], "context_ids": ["c1", "c2"]},
+    }  # fmt: skip
+
+
+BASELINE = [
+    _record("q1"),
+    _record("q2", abstained=True, f1=0.0, overlap=0.0, crag=0, correct=False, reason="ABSTAIN_MODEL_IDK", claims=0,
+            supported=0),
+    _record("q3", f1=0.0, overlap=0.0, crag=-1, correct=False, wrong=True, supported=0),
+    _record("q4", answerable=False, f1=None, crag=-1, correct=None, wrong=None, overlap=0.5, supported=0),
+]  # fmt: skip
+PRESET = [
+    _record("q1", tokens=110, latency=2.0),
+    _record("q2", tokens=110, overlap=1.0, rounds=2, latency=3.0),
+    _record("q3", tokens=110, abstained=True, f1=0.0, overlap=0.0, crag=0, correct=False, wrong=False,
+            reason="ABSTAIN_LOW_SUPPORT", claims=0, supported=0),
+    _record("q4", tokens=110, answerable=False, abstained=True, f1=None, crag=0, correct=None, wrong=None,
+            overlap=0.0, reason="ABSTAIN_LOW_SUPPORT", claims=0, supported=0),
+]  # fmt: skip
+
+
+def test_summary_numbers() -> None:
+    s = summarize(BASELINE)
+    assert s["questions"] == 4 and s["scored_questions"] == 3
+    assert s["f1_mean"] == _approx(1 / 3) and s["overlap_mean"] == _approx(1.5 / 4)
+    assert s["overlap_answered_mean"] == _approx(0.5) and s["crag_score_mean"] == _approx(-0.25)
+    assert s["idk_count"] == 1 and s["idk_on_answerable"] == 1 and s["wrong_on_answerable"] == 1
+    assert s["answer_rate_answerable"] == _approx(2 / 3)
+    assert (s["abstention_precision"], s["abstention_recall"]) == (0.0, 0.0)
+    assert s["stop_reasons"] == {"ABSTAIN_MODEL_IDK": 1, "STOP_OVERLAP_OK": 3}
+    assert s["tokens_by_stage_mean"] == {"generate": 100.0} and s["unsupported_claims"] == 2
+    p = summarize(PRESET)
+    assert p["round2_share"] == 0.25 and p["latency_p50"] == 1.5 and p["latency_p95"] == _approx(2.85)
+    assert p["abstention_precision"] == 0.5 and p["abstention_recall"] == 1.0
+
+
+def test_acceptance_checks_met_and_not_met() -> None:
+    checks = {c["check"]: c for c in acceptance(summarize(BASELINE), summarize(PRESET))}
+    assert checks["tokens/Q"]["ratio"] == 1.1 and checks["tokens/Q"]["met"] is True
+    assert checks["F1"]["met"] is True and checks["F1"]["delta"] == pytest.approx(1 / 3, abs=1e-4)
+    assert checks["support overlap"]["met"] is True  # 0.5 vs 0.375
+    assert checks["wrong-on-answerable"]["met"] is True
+    assert checks["abstention recall (unanswerable)"]["met"] is True  # recall 0 → 1, answer rate 2/3 → 2/3
+    expensive = summarize([{**r, "tokens": {**r["tokens"], "total": 130}} for r in PRESET])
+    assert {c["check"]: c["met"] for c in acceptance(summarize(BASELINE), expensive)}["tokens/Q"] is False
+
+
+def test_abstention_check_needs_recall_gain_and_bounded_answer_rate_drop() -> None:
+    base = summarize(BASELINE)
+    shy = [{**PRESET[0], "abstained": True}, *PRESET[1:]]  # answer rate on answerable 2/3 → 1/3
+    check = {c["check"]: c for c in acceptance(base, summarize(shy))}["abstention recall (unanswerable)"]
+    assert check["value"] == 1.0 and check["met"] is False
+    same = {c["check"]: c for c in acceptance(base, base)}["abstention recall (unanswerable)"]
+    assert same["met"] is False  # no recall gain
+
+
+def test_idk_to_supported_needs_a_correct_supported_answer() -> None:
+    assert idk_to_supported(BASELINE, PRESET) == ["q2"]
+    weak = [{**r, "overlap": 0.4} if r["id"] == "q2" else r for r in PRESET]
+    assert idk_to_supported(BASELINE, weak) == []
+
+
+def test_worst_orders_by_crag_then_f1_and_explains() -> None:
+    assert [r["id"] for r in worst(BASELINE, 3)] == ["q3", "q4", "q2"]
+    line = explain(BASELINE[2])
+    assert "STOP:STOP_OVERLAP_OK" in line and "2 passages" in line and "0/1 claims supported" in line
+
+
+def test_pareto_front() -> None:
+    points = {"baseline": (100.0, 0.4), "A": (110.0, 0.6), "B": (150.0, 0.5), "peer": (90.0, 0.3)}
+    assert pareto_front(points) == ["peer", "baseline", "A"]
+
+
+def test_markdown_and_plots(tmp_path: Path) -> None:
+    settings: dict[str, Any] = {"dataset_path": "/d/toy.jsonl", "dataset_sha256": "ab" * 32, "format": "jsonl",
+                                "language": None, "limit": 4, "llm": "local", "overrides": {}}  # fmt: skip
+    metrics = build_metrics(settings, {"baseline": BASELINE, "A": PRESET})
+    plots = write_plots(metrics["presets"], tmp_path, "toy")
+    assert {p.name for p in plots} >= {"pareto.png", "bar_f1_mean.png", "bar_overlap_mean.png"}
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in plots)
+    text = render_markdown(metrics, plots, "toy")
+    assert "| A | tokens/Q | 110 | 100 | 1.1× | ≤ 1.2× baseline | met |" in text
+    assert "| A | abstention recall (unanswerable) |" in text
+    assert "| A | F1 | 0.667 | 0.333 | Δ +0.333 | ≥ baseline | met |" in text
+    assert "- A: 1 (q2)" in text and "![pareto](pareto.png)" in text
+    assert text.index("### baseline") < text.index("### A")
