@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 from anchorgate.graph.builder import build_graph
 from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
+from anchorgate.threads import run_config, stream_events
 from anchorgate.tools.questions import validate_question
 from anchorgate.tools.services import services_for
 
@@ -36,14 +38,26 @@ async def aask(
     thread_id = thread_id or f"q-{uuid.uuid4().hex[:16]}"
     async with open_checkpointer(config) as saver:
         graph = build_graph(checkpointer=saver)
-        result = await graph.ainvoke(
-            {"question": question},
-            config={"configurable": {"thread_id": thread_id}, "recursion_limit": config.recursion_limit},
-            context=config,
-        )
+        result = await graph.ainvoke({"question": question}, run_config(config, thread_id), context=config)
     return {**result, "thread_id": thread_id, "latency_s": round(time.perf_counter() - started, 3)}
 
 
 def ask(question: str, **kwargs: Any) -> dict[str, Any]:
     """Synchronous `aask`."""
     return asyncio.run(aask(question, **kwargs))
+
+
+async def astream(
+    question: str,
+    *,
+    preset: str = "baseline",
+    overrides: dict[str, Any] | None = None,
+    config: Config | None = None,
+    thread_id: str | None = None,
+) -> AsyncIterator[dict[str, Any]]:
+    """Progress events of one question: each node as it finishes, gate decisions, the final answer."""
+    config = config or resolve_config(preset, overrides)
+    question = validate_question(question, config.max_question_chars)
+    await asyncio.to_thread(services_for, config)
+    async for event in stream_events(question, config, thread_id or f"q-{uuid.uuid4().hex[:16]}"):
+        yield event

@@ -44,6 +44,25 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("--preset", default="baseline")
     config.set_defaults(handler=_cmd_config)
 
+    history = commands.add_parser("history", help="list a thread's checkpoints")
+    history.add_argument("thread")
+    history.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    history.add_argument("--json", action="store_true")
+    history.set_defaults(handler=_cmd_history)
+
+    replay = commands.add_parser("replay", help="fork a thread at a checkpoint and run on (time travel)")
+    replay.add_argument("thread")
+    replay.add_argument("--checkpoint", required=True, help="checkpoint id from `anchorgate history`")
+    replay.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="change a setting")
+    replay.add_argument("--json", action="store_true")
+    replay.set_defaults(handler=_cmd_replay)
+
+    resume = commands.add_parser("resume", help="finish an interrupted run from its last checkpoint")
+    resume.add_argument("thread")
+    resume.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    resume.add_argument("--json", action="store_true")
+    resume.set_defaults(handler=_cmd_resume)
+
     add_eval_command(commands)
     return parser
 
@@ -90,6 +109,56 @@ def _readable(result: dict[str, Any]) -> str:
         f" · thread {result['thread_id']}"
     )
     return "\n".join(lines)
+
+
+def _store_config(args: argparse.Namespace) -> Any:
+    """Where the checkpoints live comes from --set (checkpoint_db, cache_dir); the rest from the thread."""
+    from anchorgate.graph.config import Config, parse_assignments
+
+    return Config().replace(**parse_assignments(args.set))
+
+
+def _cmd_history(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from anchorgate.threads import thread_history
+
+    rows = asyncio.run(thread_history(_store_config(args), args.thread))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        nxt = ",".join(row["next"]) or "-"
+        print(
+            f"{row['checkpoint_id']}  step {row['step']!s:>3}  next {nxt:<18} round {row['round']!s:<4}"
+            f" {row['decision']:<13} {row['reason']:<26} tokens {row['tokens']}"
+        )
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from anchorgate.graph.config import parse_assignments
+    from anchorgate.threads import replay
+
+    overrides = parse_assignments(args.set)
+    store = {k: overrides.pop(k) for k in ("checkpoint_db", "cache_dir") if k in overrides}
+    from anchorgate.graph.config import Config
+
+    result = asyncio.run(replay(Config().replace(**store), args.thread, args.checkpoint, overrides))
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else _readable({**result, "latency_s": "-"}))
+    return 0
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from anchorgate.threads import resume
+
+    result = asyncio.run(resume(_store_config(args), args.thread))
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else _readable({**result, "latency_s": "-"}))
+    return 0
 
 
 def _cmd_index(args: argparse.Namespace) -> int:

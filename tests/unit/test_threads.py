@@ -1,0 +1,85 @@
+"""History, replay (time travel), resume and streaming over the SQLite checkpointer, with fakes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from anchorgate.api import aask, astream, resolve_config
+from anchorgate.threads import replay, resume, thread_history
+from anchorgate.tools.chunking import ChunkingSettings
+from anchorgate.tools.documents import Passage
+from anchorgate.tools.errors import ThreadNotFoundError
+from anchorgate.tools.index import build_or_load
+from anchorgate.tools.services import Services, register_services
+from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
+
+PASSAGES = [
+    Passage("owls", "Owls", "Owls are nocturnal birds of prey. Owls hunt mice at night."),
+    Passage("tea", "Tea", "Green tea is brewed from the leaves of Camellia sinensis."),
+]
+
+
+def _overrides(tmp_path: Path, model: ScriptedChatModel, **extra: Any) -> dict[str, Any]:
+    embeddings = BagOfWordsEmbeddings(128)
+    index = build_or_load(PASSAGES, embeddings, "bow", ChunkingSettings(64, 8), tmp_path / "idx", progress=False)
+    services_id = register_services(Services(index, embeddings, model, "toy"))
+    return {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+
+
+def _model() -> ScriptedChatModel:
+    return ScriptedChatModel(script=lambda p: "SUPPORTED" if "Verdict" in p else "Owls hunt mice at night [1].",
+                             report_usage=True)
+
+
+async def test_history_lists_checkpoints_with_decisions(tmp_path: Path) -> None:
+    overrides = _overrides(tmp_path, _model())
+    await aask("What do owls hunt?", preset="A", overrides=overrides, thread_id="h1")
+    rows = await thread_history(resolve_config("A", overrides), "h1")
+    assert rows[0]["next"] == [] and rows[0]["decision"] == "STOP" and rows[0]["tokens"] > 0
+    assert any("generator" in r["next"] for r in rows)
+    assert len({r["checkpoint_id"] for r in rows}) == len(rows)
+
+
+async def test_replay_with_a_smaller_budget_changes_the_outcome(tmp_path: Path) -> None:
+    overrides = _overrides(tmp_path, _model())
+    first = await aask("What do owls hunt?", preset="A", overrides=overrides, thread_id="r1")
+    assert first["decision"] == "STOP"
+    rows = await thread_history(resolve_config("A", overrides), "r1")
+    before_generation = next(r for r in rows if r["next"] == ["generator"])
+    forked = await replay(resolve_config("A", overrides), "r1", before_generation["checkpoint_id"], {"token_budget": 30})
+    assert forked["decision"] == "ABSTAIN" and forked["reason"] == "ABSTAIN_BUDGET"
+    assert forked["tokens"]["total"] <= 30
+
+
+async def test_resume_of_a_finished_thread_changes_nothing(tmp_path: Path) -> None:
+    model = _model()
+    overrides = _overrides(tmp_path, model)
+    done = await aask("What do owls hunt?", preset="A", overrides=overrides, thread_id="d1")
+    calls = len(model.prompts)
+    again = await resume(resolve_config("A", overrides), "d1")
+    assert again["resumed"] is False and again["answer"] == done["answer"] and len(model.prompts) == calls
+
+
+async def test_unknown_thread_and_foreign_checkpoint_are_clear_errors(tmp_path: Path) -> None:
+    overrides = _overrides(tmp_path, _model())
+    await aask("What do owls hunt?", preset="A", overrides=overrides, thread_id="t1")
+    config = resolve_config("A", overrides)
+    with pytest.raises(ThreadNotFoundError, match="no checkpoints"):
+        await thread_history(config, "nope")
+    with pytest.raises(ThreadNotFoundError, match="does not exist"):
+        await resume(config, "nope")
+    with pytest.raises(ThreadNotFoundError, match="does not exist"):
+        await replay(config, "other-thread", (await thread_history(config, "t1"))[0]["checkpoint_id"], {})
+
+
+async def test_stream_reports_nodes_gate_and_final_answer(tmp_path: Path) -> None:
+    overrides = _overrides(tmp_path, _model())
+    events = [e async for e in astream("What do owls hunt?", preset="A", overrides=overrides, thread_id="s1")]
+    kinds = [e["event"] for e in events]
+    assert kinds[-1] == "final" and events[-1]["decision"] == "STOP"
+    gate = next(e for e in events if e["event"] == "gate_decision")
+    assert gate["action"] == "STOP" and gate["reason"] == "STOP_OVERLAP_OK"
+    assert {"anchor_predictor", "retriever_worker", "generator"} <= {e["node"] for e in events}
