@@ -30,8 +30,9 @@ def _overrides(tmp_path: Path, model: ScriptedChatModel, **extra: Any) -> dict[s
 
 
 def _model() -> ScriptedChatModel:
-    return ScriptedChatModel(script=lambda p: "SUPPORTED" if "Verdict" in p else "Owls hunt mice at night [1].",
-                             report_usage=True)
+    return ScriptedChatModel(
+        script=lambda p: "SUPPORTED" if "Verdict" in p else "Owls hunt mice at night [1].", report_usage=True
+    )
 
 
 async def test_history_lists_checkpoints_with_decisions(tmp_path: Path) -> None:
@@ -49,7 +50,9 @@ async def test_replay_with_a_smaller_budget_changes_the_outcome(tmp_path: Path) 
     assert first["decision"] == "STOP"
     rows = await thread_history(resolve_config("A", overrides), "r1")
     before_generation = next(r for r in rows if r["next"] == ["generator"])
-    forked = await replay(resolve_config("A", overrides), "r1", before_generation["checkpoint_id"], {"token_budget": 30})
+    forked = await replay(
+        resolve_config("A", overrides), "r1", before_generation["checkpoint_id"], {"token_budget": 30}
+    )
     assert forked["decision"] == "ABSTAIN" and forked["reason"] == "ABSTAIN_BUDGET"
     assert forked["tokens"]["total"] <= 30
 
