@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import faiss
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
@@ -68,9 +69,12 @@ SELECTIONS = {
 }
 _QUESTION_WORDS = frozenset((
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "did",
-    "do", "does", "in", "on", "the", "a", "an", "of", "for", "to", "by", "at", "name", "list",
+    "do", "does", "in", "on", "the", "a", "an", "of", "for", "to", "by", "at", "name", "list", "if", "and",
+    "both", "with", "from", "between", "as",
 ))  # fmt: skip
-_ANCHOR_RUN = re.compile(r"[\"“]([^\"”]+)[\"”]|((?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:[A-Z0-9][\w'’.&-]*))*)")
+_CAP = r"[A-Z0-9][\w'’.&-]*"
+# A quoted string, or capitalised/numeric words joined by spaces or a lower-case name particle.
+_ANCHOR_RUN = re.compile(rf"[\"“]([^\"”]+)[\"”]|({_CAP}(?:\s+(?:(?:of|the|de|von|van|la|du)\s+)?{_CAP})*)")
 
 Run = tuple[list[str], set[str]]  # ranked passage ids, gold passage ids
 
@@ -143,22 +147,23 @@ def index_for(name: str, passages: Sequence[Passage], embeddings: Embeddings, em
 
 
 def embed_questions(items: Sequence[QAItem], embeddings: Embeddings) -> tuple[list[list[float]], dict[str, Any]]:
-    """One timed `embed_query` per question with torch limited to 1 thread (these vectors are used),
-    plus a sample timed at torch's default thread count: on a shared 2-core machine the default
-    (one OpenMP thread per core) makes a single short query ~25x slower, so both are reported."""
+    """One timed `embed_query` per question with torch on 1 thread (these vectors are used; it is
+    what `load_embeddings` sets by default), plus a sample timed with one torch thread per core: on
+    a busy 2-core machine the latter makes a single short query many times slower, so both are shown."""
     import torch
 
-    default_threads = torch.get_num_threads()
-    timings: dict[str, Any] = {"default_threads": default_threads}
+    project_threads = torch.get_num_threads()
+    cores = os.cpu_count() or 1
+    timings: dict[str, Any] = {"project_threads": project_threads, "cores": cores}
     try:
         torch.set_num_threads(1)
         vectors, times = _timed_queries([item.question for item in items], embeddings)
         timings["one_thread"] = percentiles(times)
-        torch.set_num_threads(default_threads)
+        torch.set_num_threads(cores)
         sample = [item.question for item in items[:EMBED_SAMPLE]]
-        timings["default_threads_sample"] = percentiles(_timed_queries(sample, embeddings)[1]) | {"n": len(sample)}
+        timings["all_cores_sample"] = percentiles(_timed_queries(sample, embeddings)[1]) | {"n": len(sample)}
     finally:
-        torch.set_num_threads(default_threads)
+        torch.set_num_threads(project_threads)
     return vectors, timings
 
 
@@ -246,11 +251,34 @@ def scale_corpus() -> list[Passage]:
 def evaluate_scale(embeddings: Embeddings, embedding_id: str, sets: dict[str, EvalSet]) -> dict[str, Any]:
     """Latency (and, as a bonus, quality) of every mode on the ~10k-chunk pooled index."""
     searcher, info = index_for("scale", scale_corpus(), embeddings, embedding_id)
-    out: dict[str, Any] = {"index": info, "datasets": {}}
+    out: dict[str, Any] = {"index": info, "faiss_default_threads": faiss.omp_get_max_threads(), "datasets": {}}
     for name, data in sets.items():
         print(f"[scale] replaying {name}", file=sys.stderr)
         out["datasets"][name] = evaluate_modes(searcher, data.items, data.vectors, multi_gold=name == "hotpotqa")
+    # A single-query flat search spread over OpenMP threads on a busy 2-core machine waits for the
+    # other thread most of the time; the same searches with one thread show what that costs.
+    default_threads = faiss.omp_get_max_threads()
+    out["datasets_faiss_1_thread"] = {}
+    try:
+        faiss.omp_set_num_threads(1)
+        for name, data in sets.items():
+            print(f"[scale] replaying {name} with FAISS on 1 thread", file=sys.stderr)
+            modes = evaluate_modes(searcher, data.items, data.vectors, multi_gold=name == "hotpotqa")
+            out["datasets_faiss_1_thread"][name] = modes
+    finally:
+        faiss.omp_set_num_threads(default_threads)
     return out
+
+
+def environment() -> dict[str, Any]:
+    """CPU, memory, load and library threads: latency depends on all of them."""
+    cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8") if Path("/proc/cpuinfo").is_file() else ""
+    model = next((line.split(":", 1)[1].strip() for line in cpuinfo.splitlines() if line.startswith("model name")), "")
+    meminfo = Path("/proc/meminfo").read_text(encoding="utf-8") if Path("/proc/meminfo").is_file() else ""
+    mem_kb = next((int(line.split()[1]) for line in meminfo.splitlines() if line.startswith("MemTotal")), 0)
+    return {"cpus": os.cpu_count(), "cpu_model": model, "mem_gib": round(mem_kb / 2**20, 1),
+            "loadavg_start": os.getloadavg(), "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "faiss_omp_threads": faiss.omp_get_max_threads()}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -266,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {
         "command": " ".join(["python", "bench/retrieval.py", *(argv or sys.argv[1:])]),
         "settings": settings_summary(),
+        "environment": environment(),
         "datasets": {},
     }
     sets: dict[str, EvalSet] = {}
@@ -288,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         {"skipped": "--no-pruning"} if args.no_pruning else pruning_section(embeddings, sets, args.limit)
     )
     report["total_seconds"] = time.perf_counter() - started
+    report["environment"]["loadavg_end"] = os.getloadavg()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     print(markdown(report))
@@ -320,6 +350,7 @@ def run_pruning(
     embeddings: Embeddings, hotpot: EvalSet, prune: Callable[..., Any], settings: Any, limit: int | None
 ) -> dict[str, Any]:
     """HotpotQA: prune the 8 chunks hybrid+selection kept; ClapNQ answerable: prune the gold passage."""
+    print("[pruning] HotpotQA selections and ClapNQ gold passages", file=sys.stderr)
     out: dict[str, Any] = {"settings": {k: v for k, v in vars(settings).items() if k != "stopwords"}}
     tally = _Tally()
     for item, vector in zip(hotpot.items, hotpot.vectors, strict=True):
@@ -404,13 +435,14 @@ def markdown(report: dict[str, Any]) -> str:
     for name, info, emb in indexes:
         embed = "(same questions)"
         if emb:
-            one, dflt = emb["one_thread"], emb["default_threads_sample"]
-            embed = f"{one['p50']:.1f} / {one['p95']:.1f} (1 thread); {dflt['p50']:.0f} / {dflt['p95']:.0f} "
-            embed += f"({emb['default_threads']} threads, {dflt['n']} q)"
+            one, many = emb["one_thread"], emb["all_cores_sample"]
+            embed = f"{one['p50']:.1f} / {one['p95']:.1f} (1 thread); {many['p50']:.0f} / {many['p95']:.0f} "
+            embed += f"({emb['cores']} threads, {many['n']} q)"
         lines.append(
             f"| {name} | {info['passages']} | {info['chunks']} | {info['build_seconds']:.1f} | "
             f"{info['chunks_per_s']:.1f} | {info['built_this_run']} | {info['bm25_build_s']:.2f} | {embed} |"
         )
+    lines += _scale_latency_lines(scale)
     lines += [
         "",
         "| set | selection | duplicate-passage chunks in hybrid top 8 | in kept 8 | removed | mean kept |",
@@ -424,6 +456,26 @@ def markdown(report: dict[str, Any]) -> str:
                 f" | {m['duplicate_chunks_removed']} | {m['mean_kept']:.2f} |"
             )
     return "\n".join(lines + _pruning_lines(report.get("pruning", {})))
+
+
+def _scale_latency_lines(scale: dict[str, Any]) -> list[str]:
+    """Search latency on the ~10k-chunk index with FAISS on its default threads and on one thread."""
+    if not scale:
+        return []
+    threads = scale["faiss_default_threads"]
+    lines = ["", f"| {scale['index']['chunks']} chunks | mode | search p50 / p95 ms (FAISS {threads} threads) "
+             "| search p50 / p95 ms (FAISS 1 thread) | same results |", "|---|---|---|---|---|"]  # fmt: skip
+    for name, modes in scale["datasets"].items():
+        for mode, m in modes.items():
+            one = scale["datasets_faiss_1_thread"][name][mode]
+            same = {k: v for k, v in m.items() if k != "latency_ms"} == {
+                k: v for k, v in one.items() if k != "latency_ms"
+            }
+            a, b = m["latency_ms"], one["latency_ms"]
+            lines.append(
+                f"| {name} | {mode} | {a['p50']:.1f} / {a['p95']:.1f} | {b['p50']:.1f} / {b['p95']:.1f} | {same} |"
+            )
+    return lines
 
 
 def _pruning_lines(pruning: dict[str, Any]) -> list[str]:

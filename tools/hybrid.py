@@ -86,10 +86,6 @@ class HybridSearcher:
         self.index = index
         self.bm25 = bm25
         self._rows = {chunk.id: row for row, chunk in enumerate(index.chunks)}
-        keys = {str(c.metadata.get("domain") or c.source or c.doc_id) for c in index.chunks}
-        # One source value over many documents is a dataset name, not a source: a per-source cap
-        # keyed on it would cut the context to 2 chunks in total.
-        self._sources_are_documents = len(keys) > 1 or len({c.doc_id for c in index.chunks}) <= 1
 
     @classmethod
     def for_index(cls, index: DenseIndex) -> HybridSearcher:
@@ -175,11 +171,6 @@ class HybridSearcher:
             return np.zeros((0, self.index.vectors.d), dtype="float32")
         return np.stack([self.index.vector(row) for row in rows])
 
-    def sources_are_documents(self) -> bool:
-        """Whether chunk domain/source tells documents apart; False when one value covers a
-        multi-document corpus (a dataset name), which would make a per-source cap cut recall."""
-        return self._sources_are_documents
-
 
 def select_hits(
     searcher: HybridSearcher,
@@ -189,13 +180,16 @@ def select_hits(
     settings: SelectionSettings | None = None,
 ) -> SelectionResult:
     """`tools.selection.select` over hybrid hits: relevance × prior as score, stored vectors for MMR,
-    and — when the corpus has no meaningful sources — the document as the per-source cap key.
+    and the per-source cap keyed on the chunk's `domain` metadata, else on its document.
+
+    Why not `chunk.source`: a source distinct per document is the document anyway, and a source
+    shared by many documents is usually a dataset or corpus name ("hotpotqa", "nq-oracle") — a cap
+    of 2 on it keeps 2 chunks in total. An explicit `domain` (CRAG page metadata) is respected.
 
     The selected hits are the original `HybridHit`s (original chunks) with `score` = the
     selection's adjusted relevance.
     """
-    by_doc = not searcher.sources_are_documents()
-    candidates = [_for_selection(hit, by_doc) for hit in hits]
+    candidates = [_for_selection(hit) for hit in hits]
     vectors = searcher.vectors([hit.row for hit in hits]) if hits else None
     result = select(question, candidates, embeddings=vectors, anchors=anchors, settings=settings)
     originals = {hit.chunk.id: hit for hit in hits}
@@ -250,10 +244,10 @@ def hit_to_document(hit: ScoredChunk) -> Document:
     return Document(page_content=chunk.text, metadata=metadata, id=chunk.id)
 
 
-def _for_selection(hit: HybridHit, by_doc: bool) -> ScoredChunk:
-    """The hit with score = gated relevance; its chunk keyed by document for the source cap if asked."""
+def _for_selection(hit: HybridHit) -> ScoredChunk:
+    """The hit with score = gated relevance and a cap key: its `domain` metadata, else its document."""
     chunk = hit.chunk
-    if by_doc:
+    if not chunk.metadata.get("domain"):
         chunk = dataclasses.replace(chunk, metadata={**chunk.metadata, "domain": chunk.doc_id})
     return ScoredChunk(chunk, hit.relevance * hit.prior, hit.dense, hit.sparse, hit.rank)
 

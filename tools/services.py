@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -66,16 +67,23 @@ def register_services(services: Services, services_id: str = "") -> str:
     return key
 
 
+def chat_model_for(config: ResourceSettings) -> BaseChatModel:
+    """The configured chat model with the run's deterministic settings."""
+    return load_chat_model(
+        config.llm,
+        temperature=config.temperature,
+        seed=config.seed,
+        n_ctx=config.n_ctx,
+        top_logprobs=config.logprobs_top_k,
+        max_tokens=config.max_output_tokens,
+        cache_dir=config.cache_dir,
+    )
+
+
 def load_index_for(config: ResourceSettings, *, progress: bool = True) -> tuple[DenseIndex, Embeddings, LoadedCorpus]:
     """The corpus index for these settings (built on first use) and its embedding model."""
     corpus = load_corpus(config.corpus)
-    embed_path = resolve_embedding_path(config.embedding_model)
-    embeddings = load_embeddings(config.embedding_model)
-    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
-    root = cache_root(config.cache_dir) / "indexes"
-    index = build_or_load(
-        corpus.passages, embeddings, embedding_fingerprint(embed_path), settings, root, progress=progress
-    )
+    index, embeddings = _index_passages(corpus.passages, config, progress)
     return index, embeddings, corpus
 
 
@@ -103,15 +111,7 @@ def services_for(config: ResourceSettings, *, progress: bool = True) -> Services
         if key in _BUILT:
             return _BUILT[key]
     # The model first: a missing or corrupted model file should fail before minutes of indexing.
-    llm = load_chat_model(
-        config.llm,
-        temperature=config.temperature,
-        seed=config.seed,
-        n_ctx=config.n_ctx,
-        top_logprobs=config.logprobs_top_k,
-        max_tokens=config.max_output_tokens,
-        cache_dir=config.cache_dir,
-    )
+    llm = chat_model_for(config)
     index, embeddings, corpus = load_index_for(config, progress=progress)
     services = Services(index, embeddings, llm, corpus.name, tuple(corpus.skipped))
     with _LOCK:
@@ -122,18 +122,16 @@ def services_for_passages(
     passages: list[Passage], config: ResourceSettings, *, name: str = "passages", progress: bool = False
 ) -> Services:
     """A bundle over an in-memory corpus (a dataset question's own documents), indexed and cached."""
+    index, embeddings = _index_passages(passages, config, progress)
+    return Services(index, embeddings, chat_model_for(config), name)
+
+
+def _index_passages(
+    passages: Sequence[Passage], config: ResourceSettings, progress: bool
+) -> tuple[DenseIndex, Embeddings]:
     embed_path = resolve_embedding_path(config.embedding_model)
     embeddings = load_embeddings(config.embedding_model)
     settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
     root = cache_root(config.cache_dir) / "indexes"
     index = build_or_load(passages, embeddings, embedding_fingerprint(embed_path), settings, root, progress=progress)
-    llm = load_chat_model(
-        config.llm,
-        temperature=config.temperature,
-        seed=config.seed,
-        n_ctx=config.n_ctx,
-        top_logprobs=config.logprobs_top_k,
-        max_tokens=config.max_output_tokens,
-        cache_dir=config.cache_dir,
-    )
-    return Services(index, embeddings, llm, name)
+    return index, embeddings

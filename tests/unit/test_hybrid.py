@@ -160,18 +160,31 @@ def test_langchain_retriever_returns_documents(index: DenseIndex) -> None:
         as_langchain_retriever(HybridSearcher.for_index(index), EMB, k=3)
 
 
-def test_select_hits_caps_by_document_when_sources_are_one_dataset(tmp_path: Path) -> None:
+def test_select_hits_caps_by_document_not_by_dataset_source(tmp_path: Path) -> None:
     long_text = " ".join(f"Owls hunt mice number{i} at night." for i in range(12))
-    passages = [Passage("owls-long", "Owls", long_text, "ds"), *PASSAGES]
+    # Two "datasets" as sources: a cap of 2 per source would keep 4 chunks in total.
+    passages = [Passage("owls-long", "Owls", long_text, "ds-b"), *PASSAGES]
     built = build_or_load(passages, EMB, "concepts-8", ChunkingSettings(24, 4), tmp_path, progress=False)
     searcher = HybridSearcher.for_index(built)
-    assert not searcher.sources_are_documents()
     hits = _search(searcher, "owls hunt mice", pool_k=24, relevance_floor=0.2)
     assert sum(hit.chunk.doc_id == "owls-long" for hit in hits) > 2
     result = select_hits(searcher, "owls hunt mice", hits, settings=SelectionSettings(keep_k=8, per_source_cap=2))
     kept = _docs(result.selected)
-    assert kept.count("owls-long") == 2 and "owls" in kept  # capped per document, not per "ds"
-    assert all(isinstance(hit, hybrid.HybridHit) for hit in result.selected)
+    assert kept.count("owls-long") == 2 and "owls" in kept  # capped per document
+    # The original chunks come back (the cap key was only lent to selection).
+    assert all(isinstance(h, hybrid.HybridHit) and "domain" not in h.chunk.metadata for h in result.selected)
+
+
+def test_select_hits_respects_an_explicit_domain(tmp_path: Path) -> None:
+    passages = [
+        Passage(f"owl{i}", f"Owls {i}", f"Owls hunt mice, fact {i}.", "ds", {"domain": "owls.example"})
+        for i in range(4)
+    ]
+    built = build_or_load([*passages, *PASSAGES], EMB, "concepts-8", ChunkingSettings(32, 4), tmp_path, progress=False)
+    searcher = HybridSearcher.for_index(built)
+    hits = _search(searcher, "owls hunt mice", pool_k=24, relevance_floor=0.2)
+    result = select_hits(searcher, "owls hunt mice", hits, settings=SelectionSettings(keep_k=8, per_source_cap=2))
+    assert sum(hit.chunk.metadata.get("domain") == "owls.example" for hit in result.selected) == 2
 
 
 def test_wrong_query_dimension_is_a_clear_error(index: DenseIndex) -> None:
