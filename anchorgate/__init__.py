@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Config", "aask", "ask", "load_preset", "preset_names", "resolve_config"]
+__all__ = ["Config", "aask", "ask", "astream", "load_preset", "preset_names", "resolve_config"]
 __version__ = "0.1.0"
 
 _EXPORTS = {
     "aask": "anchorgate.api",
     "ask": "anchorgate.api",
+    "astream": "anchorgate.api",
     "resolve_config": "anchorgate.api",
     "Config": "anchorgate.graph.config",
     "load_preset": "anchorgate.graph.presets",
