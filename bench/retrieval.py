@@ -368,35 +368,44 @@ def run_pruning(
 
 
 class _Tally:
-    """Micro-averaged sentence P/R/F1 (a kept sentence is gold when ≥ half of it lies in a gold
-    sentence of its passage; a gold sentence is recalled when ≥ half of it is kept) and tokens."""
+    """Micro-averaged sentence P/R/F1 and token reduction. A kept sentence is gold when ≥ half of it
+    lies in a gold sentence of its passage; a gold sentence is recalled when ≥ half of it is kept in
+    some chunk. Gold sentences count once even when chunk overlap puts them in two chunks; kept
+    sentences count per chunk (a repeat costs context tokens too)."""
 
     def __init__(self) -> None:
-        self.kept = self.good = self.gold = self.gold_in_chunks = self.recalled = self.before = self.after = 0
+        self.kept = self.good = self.gold = self.before = self.after = self.questions = 0
+        self.located: set[tuple[int, str, str]] = set()
+        self.recalled: set[tuple[int, str, str]] = set()
 
     def add(self, result: Any, gold_sentences: Sequence[tuple[str, str]]) -> None:
-        self.gold += len(gold_sentences)
+        self.questions += 1
+        question = self.questions  # the same sentence in two questions is two gold sentences
+        self.gold += len(set(gold_sentences))
         self.before, self.after = self.before + result.tokens_before, self.after + result.tokens_after
         for pruned in result.chunks:
-            text, doc = pruned.chunk.text, pruned.chunk.doc_id
-            located = [_span(text, s) for d, s in gold_sentences if d == doc]
-            spans = [span for span in located if span is not None]
             kept = [(s.start, s.end) for s in pruned.sentences if s.kept]
-            self.gold_in_chunks += len(spans)
             self.kept += len(kept)
+            spans = []
+            for doc, sentence in set(gold_sentences):
+                span = _span(pruned.chunk.text, sentence) if doc == pruned.chunk.doc_id else None
+                if span is not None:
+                    spans.append(span)
+                    self.located.add((question, doc, sentence))
+                    if _overlap(span, kept) * 2 >= span[1] - span[0]:
+                        self.recalled.add((question, doc, sentence))
             self.good += sum(_overlap(k, spans) * 2 >= k[1] - k[0] for k in kept)
-            self.recalled += sum(_overlap(g, kept) * 2 >= g[1] - g[0] for g in spans)
 
     def summary(self) -> dict[str, float]:
         p = self.good / self.kept if self.kept else 0.0
-        r = self.recalled / self.gold_in_chunks if self.gold_in_chunks else 0.0
+        r = len(self.recalled) / len(self.located) if self.located else 0.0
         return {
             "precision": p,
             "recall": r,
             "f1": 2 * p * r / (p + r) if p + r else 0.0,
-            "recall_end_to_end": self.recalled / self.gold if self.gold else 0.0,
+            "recall_end_to_end": len(self.recalled) / self.gold if self.gold else 0.0,
             "gold_sentences": self.gold,
-            "gold_sentences_in_pruned_chunks": self.gold_in_chunks,
+            "gold_sentences_in_pruned_chunks": len(self.located),
             "kept_sentences": self.kept,
             "token_reduction": 1 - self.after / self.before if self.before else 0.0,
         }

@@ -95,6 +95,12 @@ class Config:
     judge_context_tokens: int = _f(450, "Evidence cap of the judge's prompt (the passages the draft cites).")
     prompt_overrides: dict[str, str] = _f({}, "Prompt templates by name that replace the packaged ones.")
 
+    def __post_init__(self) -> None:
+        # Studio and the server build the context straight from JSON: validate there too.
+        if isinstance(self.gray_zone, list):
+            self.gray_zone = (float(self.gray_zone[0]), float(self.gray_zone[1]))
+        self.validate()
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values (tuples become lists)."""
         return json.loads(json.dumps(dataclasses.asdict(self)))

@@ -1,0 +1,81 @@
+"""A real `langgraph dev` server on a free port: run a question over HTTP, stream, read history."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    binary = Path(sys.executable).parent / "langgraph"
+    process = subprocess.Popen(
+        [str(binary), "dev", "--config", "studio/langgraph.json", "--no-browser", "--port", str(port), "--no-reload"],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "LANGSMITH_TRACING": "false"}, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(1)
+        else:
+            pytest.fail("langgraph dev did not start within 180 s")
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+async def test_question_runs_streams_and_keeps_history(server: str) -> None:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=server)
+    thread = await client.threads.create()
+    events = []
+    async for part in client.runs.stream(
+        thread["thread_id"], "anchorgate", input={"question": "What does the pass statement do?"},
+        context={"preset": "baseline"}, stream_mode="updates",
+    ):
+        events.append(part)
+    nodes = {name for part in events if isinstance(part.data, dict) for name in part.data}
+    assert {"retriever_worker", "generator", "finalizer"} <= nodes
+    state = await client.threads.get_state(thread["thread_id"])
+    assert state["values"]["decision"] in {"STOP", "ABSTAIN"} and state["values"]["tokens"]["total"] > 0
+    history = await client.threads.get_history(thread["thread_id"])
+    assert len(history) >= 5
+
+
+async def test_negative_budget_is_a_clear_error_and_corrupts_nothing(server: str) -> None:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=server)
+    thread = await client.threads.create()
+    run = await client.runs.wait(thread["thread_id"], "anchorgate", input={"question": "What is pass?"},
+                                 context={"token_budget": -5}, raise_error=False)
+    text = str(run)
+    assert "token_budget must not be negative" in text
+    assert (await client.threads.get_state(thread["thread_id"]))["values"].get("answer") is None
