@@ -28,7 +28,7 @@ from anchorgate.tools.packing import pack_context
 from anchorgate.tools.pruning import PruningSettings, prune_chunks
 from anchorgate.tools.rerank import PairwiseLLMReranker, PointwiseEmbeddingReranker, Reranker, SequentialReranker
 from anchorgate.tools.selection import SelectionSettings, select
-from anchorgate.tools.services import Services, services_for
+from anchorgate.tools.services import Services, aservices_for
 from anchorgate.tools.usage import totals
 
 PRP_COMPLETION_TOKENS = 8
@@ -189,7 +189,7 @@ async def fuse_and_select(state: State, runtime: Runtime[Config]) -> dict[str, A
     """The numbered context for the generator, never over the round's token cap."""
     config = runtime.context
     started = time.perf_counter()
-    services = services_for(config)
+    services = await aservices_for(config)
     chosen, rerank_spend = await asyncio.to_thread(_select, state, config, services)
     chunks, pruning = _prune(state["question"], chosen, config, services)
     cap = config.max_context_tokens if state.get("round", 1) <= 1 else config.round2_context_tokens

@@ -12,7 +12,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.llm_calls import stage_call
-from anchorgate.tools.services import services_for
+from anchorgate.tools.services import aservices_for
 from anchorgate.tools.usage import spend_update
 
 # A small model sometimes starts copying the evidence block after its answer; a new passage
@@ -35,7 +35,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         ),
     ]
     outcome = await stage_call(
-        services_for(config).llm,
+        (await aservices_for(config)).llm,
         messages,
         stage="generate",
         usage=state.get("usage", {}),

@@ -16,7 +16,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.llm_calls import stage_call
-from anchorgate.tools.services import services_for
+from anchorgate.tools.services import aservices_for
 from anchorgate.tools.usage import spend_update
 
 HYDE_MAX_TOKENS = 96
@@ -28,7 +28,7 @@ async def write_hyde(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     started = time.perf_counter()
     messages = [HumanMessage(render("hyde", config.prompt_overrides, question=state["question"]))]
     outcome = await stage_call(
-        services_for(config).llm,
+        (await aservices_for(config)).llm,
         messages,
         stage="hyde",
         usage=state.get("usage", {}),

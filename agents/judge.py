@@ -25,7 +25,7 @@ from anchorgate.tools.answer_text import cited_numbers
 from anchorgate.tools.evidence import to_chunk
 from anchorgate.tools.llm_calls import CallOutcome, stage_call
 from anchorgate.tools.packing import pack_context
-from anchorgate.tools.services import services_for
+from anchorgate.tools.services import aservices_for
 from anchorgate.tools.usage import add_usage, spend_update
 
 JUDGE_MAX_TOKENS = 6
@@ -110,7 +110,7 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
 
 async def _ask(messages: list[BaseMessage], config: Config, usage: dict[str, dict[str, int]]) -> CallOutcome:
     return await stage_call(
-        services_for(config).llm,
+        (await aservices_for(config)).llm,
         messages,
         stage="judge",
         usage=usage,

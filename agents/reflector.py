@@ -13,7 +13,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.llm_calls import stage_call
-from anchorgate.tools.services import services_for
+from anchorgate.tools.services import aservices_for
 from anchorgate.tools.usage import spend_update
 
 
@@ -34,7 +34,7 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         ),
     ]
     outcome = await stage_call(
-        services_for(config).llm,
+        (await aservices_for(config)).llm,
         messages,
         stage="reflect",
         usage=state.get("usage", {}),

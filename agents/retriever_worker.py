@@ -15,14 +15,14 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import WorkerState
 from anchorgate.tools.evidence import to_evidence
 from anchorgate.tools.hybrid import HybridSearcher
-from anchorgate.tools.services import services_for
+from anchorgate.tools.services import aservices_for
 
 
 async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, Any]:
     """This worker's candidates as evidence records (ranked, scored, tagged with the pass)."""
     config = runtime.context
     started = time.perf_counter()
-    services = services_for(config)
+    services = await aservices_for(config)
     vector = await services.embeddings.aembed_query(state["dense_query"])
     if config.retrieval_mode == "dense":
         rows = services.index.search(vector, config.retrieval_k)

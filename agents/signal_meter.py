@@ -20,7 +20,7 @@ from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.anchors import Anchor, anchor_coverage
 from anchorgate.tools.answer_text import is_idk
 from anchorgate.tools.confidence import dragin_confidence, retrieval_confidence
-from anchorgate.tools.services import services_for
+from anchorgate.tools.services import aservices_for
 from anchorgate.tools.support import claims_as_dicts, support_report
 from anchorgate.tools.usage import totals
 
@@ -53,7 +53,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     config = runtime.context
     started = time.perf_counter()
     draft, context = state.get("draft", ""), state.get("context", [])
-    embeddings = services_for(config).embeddings if config.gate != "none" else None
+    embeddings = (await aservices_for(config)).embeddings if config.gate != "none" else None
     overlap, claims = support_report(draft, context, embeddings, config.support_threshold)
     anchors = [
         Anchor(a["text"], a["kind"], a["essential"], a["confidence"], tuple(a.get("aliases", ())))

@@ -7,6 +7,7 @@ that bring their own model or index register a bundle and name it in `Config.ser
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from collections.abc import Sequence
@@ -135,3 +136,8 @@ def _index_passages(
     root = cache_root(config.cache_dir) / "indexes"
     index = build_or_load(passages, embeddings, embedding_fingerprint(embed_path), settings, root, progress=progress)
     return index, embeddings
+
+
+async def aservices_for(config: ResourceSettings) -> Services:
+    """`services_for` off the event loop: the first call reads model and index files."""
+    return await asyncio.to_thread(services_for, config)
