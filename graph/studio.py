@@ -11,8 +11,17 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 
 from anchorgate.graph.builder import build_graph
+from anchorgate.prompts import get_prompt, prompt_names
+from anchorgate.tools.tokens import count_tokens
 
 
 def make_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
-    """Factory called by the LangGraph server (no compile at import time)."""
+    """Factory called by the LangGraph server (no compile at import time).
+
+    It also reads the files every run needs once (prompt templates, the tokenizer table), here at
+    server start-up, so no node does first-time file I/O on the server's event loop.
+    """
+    for name in prompt_names():
+        get_prompt(name)
+    count_tokens("warm up")
     return build_graph()

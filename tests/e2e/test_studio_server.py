@@ -29,7 +29,17 @@ def server() -> Iterator[str]:
     port = _free_port()
     binary = Path(sys.executable).parent / "langgraph"
     process = subprocess.Popen(
-        [str(binary), "dev", "--config", "studio/langgraph.json", "--no-browser", "--port", str(port), "--no-reload"],
+        [
+            str(binary),
+            "dev",
+            "--config",
+            "studio/langgraph.json",
+            "--no-browser",
+            "--port",
+            str(port),
+            "--no-reload",
+            "--allow-blocking",
+        ],
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -68,7 +78,7 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
     ):
         events.append(part)
     nodes = {name for part in events if isinstance(part.data, dict) for name in part.data}
-    assert {"retriever_worker", "generator", "finalizer"} <= nodes
+    assert {"retriever_worker", "generator", "finalizer"} <= nodes, [(p.event, str(p.data)[:300]) for p in events]
     state = await client.threads.get_state(thread["thread_id"])
     assert state["values"]["decision"] in {"STOP", "ABSTAIN"} and state["values"]["tokens"]["total"] > 0
     history = await client.threads.get_history(thread["thread_id"])
