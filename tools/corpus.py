@@ -10,6 +10,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import lxml.etree
+import lxml.html
+
 from anchorgate.tools.documents import Passage
 from anchorgate.tools.errors import CorpusError
 
@@ -106,14 +109,15 @@ def _read_text(path: Path) -> tuple[str | None, str]:
 
 
 def _html_to_text(html: str, default_title: str) -> tuple[str, str]:
-    from bs4 import BeautifulSoup
+    """(title, main text) with the same bounded extractor the dataset loaders use."""
+    from anchorgate.tools.datasets.html_text import extract_main_text
 
-    soup = BeautifulSoup(html, "lxml")
-    title = soup.title.get_text(" ", strip=True) if soup.title else default_title
-    for tag in soup(["script", "style", "noscript", "nav", "header", "footer", "aside", "form"]):
-        tag.decompose()
-    blocks = [" ".join(line.split()) for line in soup.get_text("\n").splitlines()]
-    return title or default_title, "\n\n".join(block for block in blocks if block)
+    title = ""
+    try:
+        title = lxml.html.fromstring(html[:200_000]).findtext(".//title") or ""
+    except (ValueError, lxml.etree.ParserError):
+        title = ""  # a page without a parsable head still has its text; the file name titles it
+    return " ".join(title.split()) or default_title, extract_main_text(html)
 
 
 def load_jsonl(path: Path) -> LoadedCorpus:
