@@ -12,11 +12,12 @@ from anchorgate.tools.questions import validate_question
 
 
 async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
-    """Clean question, round 0, no decision yet, empty logs."""
+    """Clean question, round 0, no decision yet, empty logs; the run's settings kept in state."""
     question = validate_question(state.get("question"), runtime.context.max_question_chars)
     return {
         **RESET_CHANNELS,
         "question": question,
+        "settings": _settings(runtime.context),
         "round": 0,
         "decision": "",
         "reason": "",
@@ -31,3 +32,8 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "hyde_text": "",
         "hyde_use": False,
     }
+
+
+def _settings(config: Config) -> dict[str, Any]:
+    """The run's settings for resume/replay, minus where the store lives (a URL may hold a password)."""
+    return {**config.to_dict(), "checkpoint_db": "", "cache_dir": ""}

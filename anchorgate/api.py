@@ -38,7 +38,11 @@ async def aask(
     thread_id = thread_id or f"q-{uuid.uuid4().hex[:16]}"
     async with open_checkpointer(config) as saver:
         graph = build_graph(checkpointer=saver)
-        result = await graph.ainvoke({"question": question}, run_config(config, thread_id), context=config)
+        # "sync": each step's checkpoint is on disk before the next starts, so a killed process
+        # resumes from the last finished node (see `anchorgate.threads.resume`).
+        result = await graph.ainvoke(
+            {"question": question}, run_config(config, thread_id), context=config, durability="sync"
+        )
     return {**result, "thread_id": thread_id, "latency_s": round(time.perf_counter() - started, 3)}
 
 

@@ -1,7 +1,8 @@
 """Checkpointed threads: progress streaming, history, replay (time travel) and resume.
 
-Every run stores its full `Config` in the checkpoint metadata (`anchorgate_config`), so a
+Every run keeps its full `Config` in its state (`settings`, written by the intake node), so a
 thread can be resumed or forked later with exactly the settings it ran with, plus overrides.
+(LangGraph does not persist run-config metadata in checkpoints, so the state is the safe place.)
 """
 
 from __future__ import annotations
@@ -16,19 +17,13 @@ from anchorgate.graph.config import Config
 from anchorgate.tools.errors import ThreadNotFoundError
 from anchorgate.tools.usage import totals
 
-CONFIG_KEY = "anchorgate_config"
-
 
 def run_config(config: Config, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
     """The LangGraph RunnableConfig of a run: thread (and checkpoint), step limit, settings in metadata."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
-    return {
-        "configurable": configurable,
-        "recursion_limit": config.recursion_limit,
-        "metadata": {CONFIG_KEY: config.to_dict()},
-    }
+    return {"configurable": configurable, "recursion_limit": config.recursion_limit}
 
 
 def progress_event(node: str, update: Any) -> dict[str, Any]:
@@ -93,34 +88,51 @@ async def thread_history(config: Config, thread_id: str) -> list[dict[str, Any]]
     return rows
 
 
-async def _saved_config(graph: Any, thread_id: str, checkpoint_id: str | None) -> tuple[Config, Any]:
+async def _saved_config(
+    graph: Any, thread_id: str, checkpoint_id: str | None, base: Config
+) -> tuple[Config, Any]:
+    """The settings the thread ran with at that checkpoint (`base` if it stopped before intake)."""
     configurable = {"thread_id": thread_id, **({"checkpoint_id": checkpoint_id} if checkpoint_id else {})}
     snapshot = await graph.aget_state({"configurable": configurable})
     if not snapshot.values and not snapshot.next:
         where = f"checkpoint {checkpoint_id!r} of thread {thread_id!r}" if checkpoint_id else f"thread {thread_id!r}"
         raise ThreadNotFoundError(f"{where} does not exist", "see `anchorgate history THREAD` for valid ids")
-    saved = dict((snapshot.metadata or {}).get(CONFIG_KEY) or {})
-    if "gray_zone" in saved:
-        saved["gray_zone"] = tuple(saved["gray_zone"])
-    return Config(**saved) if saved else Config(), snapshot
+    saved = dict(snapshot.values.get("settings") or {})
+    # The store the caller opened wins: the thread may have been copied to another file or server.
+    store = {"checkpoint_db": base.checkpoint_db, "cache_dir": base.cache_dir}
+    return (Config(**{**saved, **store}) if saved else base), snapshot
 
 
 async def replay(base: Config, thread_id: str, checkpoint_id: str, overrides: dict[str, Any]) -> dict[str, Any]:
     """Fork the thread at `checkpoint_id` and run on with the saved settings plus `overrides`."""
     async with open_checkpointer(base) as saver:
         graph = build_graph(checkpointer=saver)
-        saved, snapshot = await _saved_config(graph, thread_id, checkpoint_id)
+        saved, snapshot = await _saved_config(graph, thread_id, checkpoint_id, base)
         config = saved.replace(**overrides) if overrides else saved
         result = await graph.ainvoke(None, run_config(config, thread_id, checkpoint_id), context=config)
     return {**result, "thread_id": thread_id, "forked_from": checkpoint_id}
 
 
 async def resume(base: Config, thread_id: str) -> dict[str, Any]:
-    """Continue an interrupted run from its last checkpoint (completed nodes are not re-run)."""
+    """Continue an interrupted run from its last checkpoint (completed nodes are not re-run).
+
+    The result carries `resumed_at` (the nodes that were pending) and `nodes_run` (every node
+    executed by this call, in order), so a caller can see that finished work was kept.
+    """
     async with open_checkpointer(base) as saver:
         graph = build_graph(checkpointer=saver)
-        config, snapshot = await _saved_config(graph, thread_id, None)
+        config, snapshot = await _saved_config(graph, thread_id, None, base)
         if not snapshot.next:
-            return {**snapshot.values, "thread_id": thread_id, "resumed": False}
-        result = await graph.ainvoke(None, run_config(config, thread_id), context=config, durability="sync")
-    return {**result, "thread_id": thread_id, "resumed": True}
+            return {**snapshot.values, "thread_id": thread_id, "resumed": False, "resumed_at": [], "nodes_run": []}
+        nodes_run: list[str] = []
+        result: dict[str, Any] = {}
+        stream = graph.astream(
+            None, run_config(config, thread_id), context=config, stream_mode=["updates", "values"], durability="sync"
+        )
+        async for mode, chunk in stream:
+            if mode == "updates":
+                nodes_run.extend(chunk)
+            else:
+                result = chunk
+    resumed_at = list(snapshot.next)
+    return {**result, "thread_id": thread_id, "resumed": True, "resumed_at": resumed_at, "nodes_run": nodes_run}

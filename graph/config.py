@@ -38,7 +38,7 @@ class Config:
     llm: str = _f("local", "Chat model spec: local, gguf:/path.gguf, openai:<model>, ollama:<model>.")
     embedding_model: str = _f("", "Sentence-transformers folder; empty = packaged all-MiniLM-L6-v2.")
     cache_dir: str = _f("", "Cache folder for model, indexes, checkpoints; empty = $ANCHORGATE_CACHE.")
-    checkpoint_db: str = _f("", "SQLite checkpoint file; empty = <cache_dir>/checkpoints.sqlite.")
+    checkpoint_db: str = _f("", "SQLite file or postgresql:// URL; empty = <cache_dir>/checkpoints.sqlite.")
     services_id: str = _f("", "Id of an in-process bundle registered by an app or test; empty = build.")
     # --- chunking --------------------------------------------------------------------------------
     chunk_tokens: int = _f(120, "Target chunk size in tokens (structure-first, then recursive split).")

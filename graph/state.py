@@ -75,6 +75,7 @@ class OutputState(TypedDict, total=False):
 class State(InputState, OutputState, total=False):
     """Internal round state persisted by the checkpointer."""
 
+    settings: dict[str, Any]  # the run's Config (JSON form), so resume and replay go on with the same settings
     question_type: str
     anchors: list[dict[str, Any]]  # {text, kind, essential, confidence, aliases}
     round: int  # retrieval rounds used (the anchor one-shot retry is not a round)

