@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiosqlite
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -20,6 +21,7 @@ from anchorgate.tools.errors import CheckpointStoreError, ConfigError
 from anchorgate.tools.paths import cache_root
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_BUSY_TIMEOUT_S = 120.0
 
 
 def is_postgres_url(value: str) -> bool:
@@ -55,9 +57,12 @@ async def open_checkpointer(config: Config) -> AsyncIterator[BaseCheckpointSaver
         async with _postgres_saver(config.checkpoint_db.strip()) as saver:
             yield saver
         return
-    async with AsyncSqliteSaver.from_conn_string(str(checkpoint_path(config))) as sqlite_saver:
+    # Each run has its own connection; concurrent runs (20 `aask` calls at once) take turns on
+    # SQLite's write lock, so a writer waits up to SQLITE_BUSY_TIMEOUT_S instead of failing.
+    async with aiosqlite.connect(str(checkpoint_path(config)), timeout=SQLITE_BUSY_TIMEOUT_S) as conn:
+        await conn.execute("PRAGMA journal_mode=WAL")
+        sqlite_saver = AsyncSqliteSaver(conn)
         await sqlite_saver.setup()
-        await sqlite_saver.conn.execute("PRAGMA journal_mode=WAL")
         yield sqlite_saver
 
 

@@ -106,7 +106,13 @@ class Config:
         return json.loads(json.dumps(dataclasses.asdict(self)))
 
     def replace(self, **changes: Any) -> Config:
-        """A copy with `changes` applied and validated."""
+        """A copy with `changes` applied and validated (unknown keys are a ConfigError)."""
+        known = set(field_names())
+        for key in changes:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=3)
+                hint = f"did you mean {', '.join(close)}?" if close else "run `anchorgate config` for the keys"
+                raise ConfigError(f"unknown setting {key!r}", hint)
         updated = dataclasses.replace(self, **changes)
         updated.validate()
         return updated
@@ -116,6 +122,7 @@ class Config:
         hints = get_type_hints(Config)
         for f in fields(self):
             value = getattr(self, f.name)
+            _check_type(f.name, value, _default_of(f))
             choices = get_args(hints[f.name]) if get_origin(hints[f.name]) is Literal else ()
             if choices and value not in choices:
                 raise ConfigError(f"{f.name}={value!r} is not one of {list(choices)}")
@@ -125,6 +132,22 @@ class Config:
             raise ConfigError("token_budget, max_output_tokens and retrieval_k must be at least 1")
         if self.max_rounds < 1:
             raise ConfigError("max_rounds must be at least 1")
+
+
+def _default_of(f: dataclasses.Field[Any]) -> Any:
+    return f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[operator]
+
+
+def _check_type(name: str, value: Any, default: Any) -> None:
+    """Values from JSON (Studio, the HTTP API) must have the field's type: no "5" for an int."""
+    expected: tuple[type, ...] = (type(default),)
+    if isinstance(default, float):
+        expected = (float, int)
+    elif isinstance(default, tuple):
+        expected = (tuple, list)
+    wrong_bool = isinstance(value, bool) and not isinstance(default, bool)
+    if wrong_bool or not isinstance(value, expected):
+        raise ConfigError(f"{name} must be of type {type(default).__name__}, got {value!r}")
 
 
 def describe_fields() -> list[tuple[str, str, str]]:

@@ -73,7 +73,7 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
         thread["thread_id"],
         "anchorgate",
         input={"question": "What does the pass statement do?"},
-        context={"preset": "baseline"},
+        context={"preset": "A", "token_budget": 3000},
         stream_mode="updates",
     ):
         events.append(part)
@@ -81,22 +81,34 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
     assert {"retriever_worker", "generator", "finalizer"} <= nodes, [(p.event, str(p.data)[:300]) for p in events]
     state = await client.threads.get_state(thread["thread_id"])
     assert state["values"]["decision"] in {"STOP", "ABSTAIN"} and state["values"]["tokens"]["total"] > 0
+    settings = state["values"]["settings"]  # the preset picked in the context really is preset A
+    assert settings["preset"] == "A" and settings["gate"] == "baug" and settings["use_anchors"] is True
+    assert settings["token_budget"] == 3000
     history = await client.threads.get_history(thread["thread_id"])
     assert len(history) >= 5
 
 
-async def test_negative_budget_is_a_clear_error_and_corrupts_nothing(server: str) -> None:
+@pytest.mark.parametrize(
+    ("context", "question", "message"),
+    [
+        ({"token_budget": -5}, "What is pass?", "token_budget must not be negative"),
+        ({"preset": "Z"}, "What is pass?", "unknown preset 'Z'"),
+        ({"tokn_budget": 5}, "What is pass?", "unknown setting 'tokn_budget'"),
+        ({"preset": "A"}, "   ", "question"),
+    ],
+)
+async def test_bad_run_requests_get_422_with_a_message_and_store_nothing(
+    server: str, context: dict[str, object], question: str, message: str
+) -> None:
     from langgraph_sdk import get_client
 
     client = get_client(url=server)
     thread = await client.threads.create()
-    run = await client.runs.wait(
-        thread["thread_id"],
-        "anchorgate",
-        input={"question": "What is pass?"},
-        context={"token_budget": -5},
-        raise_error=False,
+    response = httpx.post(
+        f"{server}/threads/{thread['thread_id']}/runs/wait",
+        json={"assistant_id": "anchorgate", "input": {"question": question}, "context": context},
+        timeout=60,
     )
-    # The dev server reports the exception type and hides its message ("An internal error occurred").
-    assert run["__error__"]["error"] == "ConfigError"
-    assert (await client.threads.get_state(thread["thread_id"]))["values"].get("answer") is None
+    assert response.status_code == 422 and message in response.json()["detail"], response.text
+    assert await client.threads.get_history(thread["thread_id"]) == []
+    assert await client.runs.list(thread["thread_id"]) == []
