@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from anchorgate.eval.cli import add_eval_command
+from anchorgate.studio_cli import add_studio_command
 from anchorgate.tools.errors import EX_SOFTWARE, AnchorgateError
 
 EXIT_INTERRUPTED = 130
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.set_defaults(handler=_cmd_resume)
 
     add_eval_command(commands)
+    add_studio_command(commands)
     return parser
 
 

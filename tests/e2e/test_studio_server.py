@@ -15,7 +15,6 @@ import httpx
 import pytest
 
 pytestmark = pytest.mark.e2e
-REPO = Path(__file__).resolve().parents[2]
 
 
 def _free_port() -> int:
@@ -27,20 +26,10 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     port = _free_port()
-    binary = Path(sys.executable).parent / "langgraph"
+    binary = Path(sys.executable).parent / "anchorgate"
     process = subprocess.Popen(
-        [
-            str(binary),
-            "dev",
-            "--config",
-            "studio/langgraph.json",
-            "--no-browser",
-            "--port",
-            str(port),
-            "--no-reload",
-            "--allow-blocking",
-        ],
-        cwd=REPO,
+        [str(binary), "studio", "--port", str(port)],  # checks the port, then execs `langgraph dev`
+        cwd="/",  # the launcher finds the project's studio/langgraph.json itself
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "HF_HUB_OFFLINE": "1", "LANGSMITH_TRACING": "false"},
@@ -112,3 +101,16 @@ async def test_bad_run_requests_get_422_with_a_message_and_store_nothing(
     assert response.status_code == 422 and message in response.json()["detail"], response.text
     assert await client.threads.get_history(thread["thread_id"]) == []
     assert await client.runs.list(thread["thread_id"]) == []
+
+
+def test_a_port_in_use_is_a_one_line_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "anchorgate"), "studio", "--port", str(port)],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert done.returncode == 64
+    assert done.stderr.strip() == f"error: port {port} on 127.0.0.1 is in use (choose another with --port)"
