@@ -149,8 +149,27 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from anchorgate.graph.config import Config
 
     result = asyncio.run(replay(Config().replace(**store), args.thread, args.checkpoint, overrides))
-    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else _readable({**result, "latency_s": "-"}))
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+        return 0
+    print(_readable({**result, "latency_s": "-"}))
+    print(_outcome_change(result["before"], result))
     return 0
+
+
+def _outcome_change(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """One line per changed outcome field: what the fork changed."""
+
+    def brief(key: str, value: Any) -> str:
+        if key == "tokens":
+            return str((value or {}).get("total", "-"))
+        return " ".join(str(value).split())[:80] if value is not None else "-"
+
+    lines = ["\nbefore → after the fork:"]
+    for key in ("decision", "reason", "rounds", "tokens", "answer"):
+        old, new = brief(key, before.get(key)), brief(key, after.get(key))
+        lines.append(f"  {key:<8} {old} → {new}" if old != new else f"  {key:<8} {old} (unchanged)")
+    return "\n".join(lines)
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:

@@ -17,6 +17,8 @@ from anchorgate.graph.config import Config
 from anchorgate.tools.errors import ThreadNotFoundError
 from anchorgate.tools.usage import totals
 
+OUTCOME_KEYS = ("answer", "decision", "reason", "rounds", "tokens")
+
 
 def run_config(config: Config, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
     """The LangGraph RunnableConfig of a run: thread (and checkpoint), step limit, settings in metadata."""
@@ -104,13 +106,21 @@ async def _saved_config(
 
 
 async def replay(base: Config, thread_id: str, checkpoint_id: str, overrides: dict[str, Any]) -> dict[str, Any]:
-    """Fork the thread at `checkpoint_id` and run on with the saved settings plus `overrides`."""
+    """Fork the thread at `checkpoint_id` and run on with the saved settings plus `overrides`.
+
+    The result also holds `before`: the outcome the thread had before the fork (its latest
+    state), so a caller sees how the change of settings changed the answer.
+    """
     async with open_checkpointer(base) as saver:
         graph = build_graph(checkpointer=saver)
-        saved, snapshot = await _saved_config(graph, thread_id, checkpoint_id, base)
+        saved, _ = await _saved_config(graph, thread_id, checkpoint_id, base)
+        latest = (await graph.aget_state({"configurable": {"thread_id": thread_id}})).values
         config = saved.replace(**overrides) if overrides else saved
-        result = await graph.ainvoke(None, run_config(config, thread_id, checkpoint_id), context=config)
-    return {**result, "thread_id": thread_id, "forked_from": checkpoint_id}
+        result = await graph.ainvoke(
+            None, run_config(config, thread_id, checkpoint_id), context=config, durability="sync"
+        )
+    before = {key: latest.get(key) for key in OUTCOME_KEYS}
+    return {**result, "thread_id": thread_id, "forked_from": checkpoint_id, "overrides": overrides, "before": before}
 
 
 async def resume(base: Config, thread_id: str) -> dict[str, Any]:

@@ -56,6 +56,11 @@ async def test_replay_with_a_smaller_budget_changes_the_outcome(tmp_path: Path) 
     )
     assert forked["decision"] == "ABSTAIN" and forked["reason"] == "ABSTAIN_BUDGET"
     assert forked["tokens"]["total"] <= 30
+    assert forked["before"]["decision"] == "STOP" and forked["before"]["answer"] == first["answer"]
+    assert forked["overrides"] == {"token_budget": 30}
+    # the fork runs on with the thread's own settings (preset A) plus the override
+    history = await thread_history(resolve_config("A", overrides), "r1")
+    assert history[0]["decision"] == "ABSTAIN"
 
 
 async def test_resume_of_a_finished_thread_changes_nothing(tmp_path: Path) -> None:
@@ -119,3 +124,12 @@ async def test_resume_after_a_crash_keeps_finished_nodes_and_matches_an_uninterr
     assert len(model.prompts) == generations  # the finished generator's reply was kept, not re-asked
     for key in ("answer", "decision", "reason", "tokens", "citations"):
         assert resumed[key] == reference[key], key
+
+
+def test_replay_summary_names_what_the_fork_changed() -> None:
+    from anchorgate.cli import _outcome_change
+
+    before = {"decision": "STOP", "reason": "STOP_OVERLAP_OK", "rounds": 1, "tokens": {"total": 900}, "answer": "x"}
+    after = {**before, "decision": "ABSTAIN", "reason": "ABSTAIN_BUDGET", "tokens": {"total": 30}}
+    text = _outcome_change(before, after)
+    assert "decision STOP → ABSTAIN" in text and "tokens   900 → 30" in text and "rounds   1 (unchanged)" in text

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The evaluation runs reported in BENCHMARKS.md ("Evaluation harness" section), in the order run.
+# Every run is resumable and its LLM replies are cached, so re-running finished runs takes seconds.
+# Usage: bash bench/eval_suite.sh [OUT_ROOT]   (default bench/results/eval)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+AG=.venv/bin/anchorgate
+DATA=${ANCHORGATE_DATASETS:-../shared/datasets}
+OUT=${1:-bench/results/eval}
+PRESETS=baseline,A,B,peer
+
+$AG eval --dataset "$DATA/crag_sample" --presets $PRESETS --out "$OUT/crag_sample"
+$AG eval --dataset "$DATA/clapnq" --limit 80 --presets $PRESETS --out "$OUT/clapnq"  # 40 answerable + 40 unanswerable
+$AG eval --dataset "$DATA/hotpotqa_sample" --limit 50 --presets $PRESETS --out "$OUT/hotpotqa"  # pooled 994 passages
+$AG eval --dataset "$DATA/nomiracl" --language en --limit 60 --presets $PRESETS --out "$OUT/nomiracl_en"  # 30 + 30
+$AG eval --dataset "$DATA/nomiracl" --language id --limit 60 --presets $PRESETS --out "$OUT/nomiracl_id"  # 30 + 30
+$AG eval --dataset "$DATA/nq_open_oracle" --limit 50 --presets $PRESETS --out "$OUT/nq_open_oracle"  # pooled gold passages
+$AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 100 --out "$OUT/halueval_judge"
