@@ -6,6 +6,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from anchorgate.agents.intake import run_settings
 from anchorgate.agents.signal_meter import draft_key
 from anchorgate.graph.config import Config
 from anchorgate.graph.gate import decide
@@ -43,4 +44,6 @@ async def gate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "reason": reason,
         "signals": {k: signals.get(k) for k in LOGGED_SIGNALS},
     }
-    return {"gate_decision": {"action": action, "reason": reason}, "gate_log": [entry]}
+    # settings again: a run forked by `replay` with overrides records them before it can be resumed
+    return {"gate_decision": {"action": action, "reason": reason}, "gate_log": [entry],
+            "settings": run_settings(runtime.context)}  # fmt: skip

@@ -17,7 +17,7 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     return {
         **RESET_CHANNELS,
         "question": question,
-        "settings": _settings(runtime.context),
+        "settings": run_settings(runtime.context),
         "round": 0,
         "decision": "",
         "reason": "",
@@ -34,6 +34,6 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     }
 
 
-def _settings(config: Config) -> dict[str, Any]:
+def run_settings(config: Config) -> dict[str, Any]:
     """The run's settings for resume/replay, minus where the store lives (a URL may hold a password)."""
     return {**config.to_dict(), "checkpoint_db": "", "cache_dir": ""}

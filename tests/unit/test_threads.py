@@ -61,6 +61,8 @@ async def test_replay_with_a_smaller_budget_changes_the_outcome(tmp_path: Path) 
     # the fork runs on with the thread's own settings (preset A) plus the override
     history = await thread_history(resolve_config("A", overrides), "r1")
     assert history[0]["decision"] == "ABSTAIN"
+    again = await resume(resolve_config("A", overrides), "r1")  # the fork's settings are the thread's now
+    assert again["resumed"] is False and again["settings"]["token_budget"] == 30
 
 
 async def test_resume_of_a_finished_thread_changes_nothing(tmp_path: Path) -> None:
