@@ -59,6 +59,8 @@ MODES: dict[str, dict[str, Any]] = {
     "hybrid-rrf": {"mode": "hybrid", "fusion": "rrf"},
     "hybrid-weighted": {"mode": "hybrid", "fusion": "weighted"},
     "hybrid-rrf-floor0.2": {"mode": "hybrid", "fusion": "rrf", "relevance_floor": FLOOR},
+    # the floor that separates ClapNQ's unanswerable passages (bench/clapnq_relevance_probe.py)
+    "hybrid-rrf-floor0.3": {"mode": "hybrid", "fusion": "rrf", "relevance_floor": 0.3},
 }
 SELECTIONS = {
     "hybrid+selection": SelectionSettings(pool_k=POOL_K, keep_k=KEEP_K, mmr_diversity=0.45, adaptive_diversity=False),
