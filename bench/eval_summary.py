@@ -54,7 +54,7 @@ def dataset_table(metrics: dict[str, Any]) -> str:
             cells = []
             for preset in judged:
                 found = next((c for c in acceptance[preset] if c["check"] == check), None)
-                cells.append("–" if found is None else ("met" if found["met"] else "not met"))
+                cells.append("–" if found is None else {True: "met", False: "not met"}.get(found["met"], "n/a"))
             lines.append(f"| {check} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -1,12 +1,12 @@
-"""Does the relevance floor separate ClapNQ's answerable from unanswerable questions?
+"""Does the relevance floor separate answerable from unanswerable questions (ClapNQ, NoMIRACL)?
 
 For each question, the best hybrid relevance (the score the floor gates on, preset A's settings)
 of its own passage's chunks; then, per candidate floor, the share of answerable questions that
 keep evidence and the share of unanswerable ones left with none (which the gate turns into
 ABSTAIN_NO_EVIDENCE).
 
-Usage: .venv/bin/python bench/clapnq_relevance_probe.py [--limit 80]
-Writes bench/results/clapnq_relevance_probe.json.
+Usage: .venv/bin/python bench/relevance_probe.py [--dataset clapnq] [--language en] [--limit 80]
+Writes bench/results/relevance_probe_<dataset>[_<language>].json.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from anchorgate.tools.services import services_for_passages  # noqa: E402
 FLOORS = (0.2, 0.25, 0.3, 0.35, 0.4)
 
 
-def best_relevance(limit: int) -> list[tuple[bool, float]]:
-    """(answerable, best gated relevance of the question's own passage) per question."""
-    dataset = load_dataset(DATASETS / "clapnq", limit=limit)
+def best_relevance(name: str, language: str | None, limit: int) -> list[tuple[bool, float]]:
+    """(answerable, best gated relevance of the question's own passages) per question."""
+    dataset = load_dataset(DATASETS / name, limit=limit, language=language)
     config = resolve_config("A")
     rows = []
     for item in dataset.items:
@@ -44,9 +44,11 @@ def best_relevance(limit: int) -> list[tuple[bool, float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", default="clapnq", help="a folder of ../shared/datasets with per-question passages")
+    parser.add_argument("--language", default=None)
     parser.add_argument("--limit", type=int, default=80)
     args = parser.parse_args()
-    rows = best_relevance(args.limit)
+    rows = best_relevance(args.dataset, args.language, args.limit)
     answerable = [score for ok, score in rows if ok]
     unanswerable = [score for ok, score in rows if not ok]
     table = [
@@ -57,8 +59,10 @@ def main() -> None:
         }
         for floor in FLOORS
     ]
-    out = Path("bench/results/clapnq_relevance_probe.json")
-    out.write_text(json.dumps({"limit": args.limit, "floors": table, "scores": rows}, indent=1) + "\n")
+    suffix = f"_{args.language}" if args.language else ""
+    out = Path(f"bench/results/relevance_probe_{args.dataset}{suffix}.json")
+    payload = {"dataset": args.dataset, "language": args.language, "limit": args.limit, "floors": table, "scores": rows}
+    out.write_text(json.dumps(payload, indent=1) + "\n")
     for row in table:
         print(row)
 
