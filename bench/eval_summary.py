@@ -68,7 +68,8 @@ def main(root: Path) -> None:
     for path in sorted(root.glob("*/judge_check.json")):
         print(f"### {path.parent.name}\n")
         print("```json")
-        print(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k not in ("items", "per_item")}, indent=2))
+        summary = {k: v for k, v in json.loads(path.read_text()).items() if k not in ("items", "per_item")}
+        print(json.dumps(summary, indent=2))
         print("```\n")
 
 
