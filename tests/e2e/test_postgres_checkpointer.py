@@ -22,19 +22,12 @@ import pytest
 from anchorgate.api import aask, resolve_config
 from anchorgate.graph.checkpoint import checkpoint_path, open_checkpointer
 from anchorgate.threads import replay, thread_history
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
 from anchorgate.tools.errors import AnchorgateError, CheckpointStoreError, ConfigError
-from anchorgate.tools.index import build_or_load
-from anchorgate.tools.services import Services, register_services
-from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
+from tests.unit.test_threads import _model as toy_model
+from tests.unit.test_threads import _overrides as toy_overrides
 
 pytestmark = pytest.mark.e2e
 
-PASSAGES = [
-    Passage("owls", "Owls", "Owls are nocturnal birds of prey. Owls hunt mice at night."),
-    Passage("tea", "Tea", "Green tea is brewed from the leaves of Camellia sinensis."),
-]
 
 
 def _free_port() -> int:
@@ -91,13 +84,8 @@ def pg_url() -> Iterator[str]:
 
 
 def _overrides(tmp_path: Path, checkpoint_db: str) -> dict[str, Any]:
-    embeddings = BagOfWordsEmbeddings(128)
-    index = build_or_load(PASSAGES, embeddings, "bow", ChunkingSettings(64, 8), tmp_path / "idx", progress=False)
-    model = ScriptedChatModel(
-        script=lambda p: "SUPPORTED" if "Verdict" in p else "Owls hunt mice at night [1].", report_usage=True
-    )
-    services_id = register_services(Services(index, embeddings, model, "toy"))
-    return {"services_id": services_id, "checkpoint_db": checkpoint_db}
+    """The SQLite tests' toy bundle (tests/unit/test_threads.py), with checkpoints in PostgreSQL."""
+    return toy_overrides(tmp_path, toy_model(), checkpoint_db=checkpoint_db)
 
 
 async def _count_checkpoints(url: str, thread_id: str) -> int:
