@@ -74,14 +74,16 @@ def selection_scores(pool: Sequence[Evidence], config: Config) -> list[float]:
     return [weight * (1.0 - i / n) + (1.0 - weight) * float(e["score"]) for i, e in enumerate(pool)]
 
 
-def fused_pool(evidence: Sequence[Evidence], pool_k: int) -> list[Evidence]:
-    """The pool: RRF over each worker's ranking (stable ties by chunk id)."""
+def fused_pool(evidence: Sequence[Evidence], pool_k: int, bridge_weight: float = 1.0) -> list[Evidence]:
+    """The pool: RRF over each worker's ranking (stable ties by chunk id); the bridge hop's
+    ranking counts `bridge_weight` times (it is one worker, but it follows the best hits' links)."""
     rankings: dict[str, list[tuple[int, str]]] = {}
     for item in evidence:
         for worker, rank in item.get("ranks", {}).items():
             rankings.setdefault(worker, []).append((rank, item["id"]))
-    ordered = [[cid for _, cid in sorted(pairs)] for _, pairs in sorted(rankings.items())]
-    fused = reciprocal_rank_fusion(ordered)
+    workers = sorted(rankings)
+    ordered = [[cid for _, cid in sorted(rankings[w])] for w in workers]
+    fused = reciprocal_rank_fusion(ordered, weights=[bridge_weight if w == "bridge" else 1.0 for w in workers])
     by_id = {e["id"]: e for e in evidence}
     return [by_id[cid] for cid, _ in fused[:pool_k]]
 
@@ -92,6 +94,7 @@ def selection_settings(config: Config) -> SelectionSettings:
         pool_k=config.retrieval_pool_k,
         keep_k=config.retrieval_k,
         mmr_diversity=config.mmr_diversity,
+        redundancy_floor=config.mmr_redundancy_floor,
         adaptive_diversity=config.adaptive_mmr,
         anchor_bonus=config.anchor_bonus,
         relevance_floor=config.relevance_floor,
@@ -108,7 +111,7 @@ def _select(state: State, config: Config, services: Services) -> tuple[list[Evid
         current = [e for e in evidence if e["pass"] == state.get("pass_no", 1)]
         return sorted(current, key=lambda e: (-e["score"], e["id"]))[: config.retrieval_k], {}
     evidence = merge_evidence(evidence, bridge_evidence(state, config, services, evidence))
-    pool = fused_pool(evidence, config.retrieval_pool_k)
+    pool = fused_pool(evidence, config.retrieval_pool_k, config.bridge_weight)
     candidates = [
         ScoredChunk(_per_document_source(to_chunk(e)), score, e.get("dense"), e.get("sparse"), i)
         for i, (e, score) in enumerate(zip(pool, selection_scores(pool, config), strict=True), start=1)
@@ -168,7 +171,10 @@ def _prune(
     chunks = [to_chunk(e) for e in chosen]
     if not config.use_pruning or not chunks:
         return chunks, {}
-    result = prune_chunks(question, chunks, services.embeddings, PruningSettings(threshold=config.pruning_threshold))
+    threshold = config.pruning_threshold
+    # the chunk-drop floor may not exceed the keep threshold (PruningSettings checks floor <= threshold)
+    settings = PruningSettings(threshold=threshold, floor=min(PruningSettings.floor, threshold))
+    result = prune_chunks(question, chunks, services.embeddings, settings)
     kept = [
         Chunk(p.chunk.id, p.chunk.doc_id, p.chunk.title, p.text, p.chunk.source, p.chunk.position, p.chunk.metadata)
         for p in result.chunks

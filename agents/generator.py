@@ -11,6 +11,8 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
+from anchorgate.tools.answer_text import IDK_ANSWER
+from anchorgate.tools.confidence import abstain_probability
 from anchorgate.tools.llm_calls import stage_call
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.usage import spend_update
@@ -25,7 +27,8 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     config = runtime.context
     started = time.perf_counter()
     if not state.get("context"):
-        return {"draft": "", "draft_logprobs": None, "latency": {"generate": time.perf_counter() - started}}
+        elapsed = time.perf_counter() - started
+        return {"draft": "", "draft_logprobs": None, "draft_abstain_p": None, "latency": {"generate": elapsed}}
     messages = [
         SystemMessage(render("generate_system", config.prompt_overrides)),
         HumanMessage(
@@ -47,6 +50,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     return {
         "draft": outcome.text,
         "draft_logprobs": outcome.logprobs,
+        "draft_abstain_p": abstain_probability(outcome.first_tokens, IDK_ANSWER),
         "calls": [outcome.record],
         "usage": spend_update(outcome.record),
         "latency": {"generate": time.perf_counter() - started},

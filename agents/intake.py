@@ -25,6 +25,7 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "context_text": "",
         "draft": "",
         "draft_logprobs": None,
+        "draft_abstain_p": None,
         "signals": {},
         "gate_decision": {},
         "judge": None,

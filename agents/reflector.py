@@ -50,5 +50,7 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "latency": {"reflector": time.perf_counter() - started},
     }
     if outcome.text:
+        # The edit is asked to revise, not to decide whether to answer: its first token says nothing
+        # about abstaining, so the generator's estimate stands.
         update.update(draft=outcome.text, draft_logprobs=outcome.logprobs)
     return update

@@ -34,7 +34,9 @@ async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, An
             vector,
             pool_k=config.retrieval_pool_k,
             mode="hybrid",
+            fusion=config.fusion,
             relevance_floor=config.relevance_floor,
+            dense_weight=config.dense_weight,
         )
         # rank = position in the worker's fused list; score = gated relevance x prior, on [0, 1]
         hits = [(s.chunk, s.relevance * s.prior, s.dense, s.sparse) for s in found]

@@ -48,6 +48,11 @@ def _retrieval_confidence(state: State) -> float:
     return round(retrieval_confidence(distances, len(state["question"].split())).confidence, 4)
 
 
+def _unsure(draft: str, abstain_p: float | None, config: Config) -> bool:
+    """An answer the model nearly declined: its first-token refusal probability is over the limit."""
+    return bool(draft) and not is_idk(draft) and abstain_p is not None and abstain_p > config.abstain_p_max
+
+
 async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """The round's signals plus whether the judge should be consulted now."""
     config = runtime.context
@@ -83,6 +88,8 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "retrieval_confidence": _retrieval_confidence(state),
         "gen_confidence": round(generation.confidence, 4),
         "gen_uncertain": generation.uncertain,
+        "abstain_p": state.get("draft_abstain_p"),
+        "unsure": _unsure(draft, state.get("draft_abstain_p"), config),
         "judge_label": judge.get("label") if judge.get("draft_key") == draft_key(draft) else None,
         "judge_calls": state.get("judge_calls", 0),
         "reflected": state.get("reflected", False),

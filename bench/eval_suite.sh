@@ -13,6 +13,6 @@ $AG eval --dataset "$DATA/crag_sample" --presets $PRESETS --out "$OUT/crag_sampl
 $AG eval --dataset "$DATA/clapnq" --limit 80 --presets $PRESETS --out "$OUT/clapnq"  # 40 answerable + 40 unanswerable
 $AG eval --dataset "$DATA/hotpotqa_sample" --limit 50 --presets $PRESETS --out "$OUT/hotpotqa"  # pooled 994 passages
 $AG eval --dataset "$DATA/nomiracl" --language en --limit 60 --presets $PRESETS --out "$OUT/nomiracl_en"  # 30 + 30
-$AG eval --dataset "$DATA/nomiracl" --language id --limit 40 --presets $PRESETS --out "$OUT/nomiracl_id"  # 20 + 20
+$AG eval --dataset "$DATA/nomiracl" --language id --limit 60 --presets $PRESETS --out "$OUT/nomiracl_id"  # 30 + 30
 $AG eval --dataset "$DATA/nq_open_oracle" --limit 50 --presets $PRESETS --out "$OUT/nq_open_oracle"  # pooled gold passages
 $AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 40 --out "$OUT/halueval_judge"

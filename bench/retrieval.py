@@ -61,12 +61,23 @@ MODES: dict[str, dict[str, Any]] = {
     "hybrid-rrf-floor0.2": {"mode": "hybrid", "fusion": "rrf", "relevance_floor": FLOOR},
     # the floor that separates ClapNQ's unanswerable passages (bench/clapnq_relevance_probe.py)
     "hybrid-rrf-floor0.3": {"mode": "hybrid", "fusion": "rrf", "relevance_floor": 0.3},
+    # the dense retriever's share of the fusion (0.5 = equal, as above)
+    "hybrid-rrf-d0.65": {"mode": "hybrid", "fusion": "rrf", "dense_weight": 0.65},
+    "hybrid-weighted-d0.65": {"mode": "hybrid", "fusion": "weighted", "dense_weight": 0.65},
+    "hybrid-weighted-d0.8": {"mode": "hybrid", "fusion": "weighted", "dense_weight": 0.8},
 }
 SELECTIONS = {
     "hybrid+selection": SelectionSettings(pool_k=POOL_K, keep_k=KEEP_K, mmr_diversity=0.45, adaptive_diversity=False),
     "hybrid+selection-adaptive": SelectionSettings(pool_k=POOL_K, keep_k=KEEP_K, mmr_diversity=0.45),
     "hybrid+selection-λ0.2": SelectionSettings(
         pool_k=POOL_K, keep_k=KEEP_K, mmr_diversity=0.2, adaptive_diversity=False
+    ),
+    # the seed's λ 0.45, but only near-duplicates (cosine above the floor) count as redundant
+    "hybrid+selection-nd0.5": SelectionSettings(
+        pool_k=POOL_K, keep_k=KEEP_K, mmr_diversity=0.45, adaptive_diversity=False, redundancy_floor=0.5
+    ),
+    "hybrid+selection-nd0.7": SelectionSettings(
+        pool_k=POOL_K, keep_k=KEEP_K, mmr_diversity=0.45, adaptive_diversity=False, redundancy_floor=0.7
     ),
 }
 _QUESTION_WORDS = frozenset((

@@ -273,7 +273,9 @@ def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bund
 def _telemetry_subset(telemetry: dict[str, Any]) -> dict[str, Any]:
     """What explains a decision, without the bulky parts (drafts, highlights, claim texts)."""
     subset = {key: telemetry[key] for key in TELEMETRY_KEYS if key in telemetry}
-    subset["gate"] = [{"round": g.get("round"), "action": g.get("action"), "reason": g.get("reason")}
+    # abstain_p is kept so a refusal threshold can be chosen from the records (BENCHMARKS.md)
+    subset["gate"] = [{"round": g.get("round"), "action": g.get("action"), "reason": g.get("reason"),
+                       "abstain_p": (g.get("signals") or {}).get("abstain_p")}
                       for g in telemetry.get("gate", [])]  # fmt: skip
     subset["calls"] = [
         {k: c.get(k) for k in ("stage", "prompt", "completion", "source", "skipped") if k in c}

@@ -18,6 +18,8 @@ Reasons:
   REFLECT_FIXABLE_FLAW       the judge found a small fixable flaw: one self-edit.
   ABSTAIN_MISSING_ANCHOR, ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_MODEL_IDK,
   ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
+  ABSTAIN_MODEL_UNSURE       the model answered, but its first-token probability of "I don't
+                             know" was above `abstain_p_max` (a near-refusal; off by default).
 """
 
 from __future__ import annotations
@@ -63,10 +65,15 @@ def _single_pass(signals: Mapping[str, Any]) -> Decision:
 
 def _supported(signals: Mapping[str, Any], config: Config, judge: str | None) -> bool:
     """Overlap at τ, or in the gray zone with the judge's explicit OK; never against the judge."""
-    if signals["idk"] or not signals["has_draft"] or judge == "UNSUPPORTED":
+    if _declined(signals) or not signals["has_draft"] or judge == "UNSUPPORTED":
         return False
     overlap = float(signals["overlap"])
     return overlap >= config.overlap_tau or (judge == "SUPPORTED" and overlap >= config.gray_zone[0])
+
+
+def _declined(signals: Mapping[str, Any]) -> bool:
+    """The model said "I don't know", or nearly did (see ABSTAIN_MODEL_UNSURE)."""
+    return bool(signals["idk"] or signals.get("unsure"))
 
 
 def _can_reflect(signals: Mapping[str, Any], config: Config, judge: str | None) -> bool:
@@ -106,6 +113,8 @@ def _final(signals: Mapping[str, Any], config: Config, judge: str | None, anchor
         return "ABSTAIN", "ABSTAIN_NO_EVIDENCE"
     if signals["idk"] or not signals["has_draft"]:
         return "ABSTAIN", "ABSTAIN_BUDGET" if signals["budget_skipped"] else "ABSTAIN_MODEL_IDK"
+    if signals.get("unsure"):
+        return "ABSTAIN", "ABSTAIN_MODEL_UNSURE"
     if judge == "UNSUPPORTED":
         return "ABSTAIN", "ABSTAIN_JUDGE_REJECTED"
     if not anchors_ok:
@@ -121,7 +130,7 @@ def needs_judge(signals: Mapping[str, Any], config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, and the gray zone."""
     if config.gate == "none" or config.judge_policy == "never":
         return False
-    if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or signals["idk"]:
+    if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
         return False
     if config.judge_policy == "always":
         return True

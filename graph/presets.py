@@ -14,19 +14,23 @@ from anchorgate.tools.errors import ConfigError
 _BASELINE: dict[str, Any] = {}
 
 # A: one strong round + anchor one-shot retry; hybrid pool 24 -> 8 with MMR 0.45, anchor bonus,
-# domain cap 2, relevance floor 0.20; BAUG with the judge only in the gray zone (<= 1 call).
+# domain cap 2; BAUG with the judge only in the gray zone (<= 1 call). Two measured departures
+# from the seed (BENCHMARKS.md): relevance floor 0.30, not 0.20 (ClapNQ abstention 0.80 -> 0.875,
+# no Recall@8 lost on HotpotQA/NQ) and the bridge hop's ranking counted twice in the fusion
+# (both HotpotQA gold passages in the evidence 0.82 -> 0.89).
 _A: dict[str, Any] = {
     "retrieval_mode": "hybrid",
     "use_anchors": True,
     "mmr_diversity": 0.45,
     "adaptive_mmr": True,
     "anchor_bonus": 0.07,
-    "relevance_floor": 0.20,
+    "relevance_floor": 0.30,
     "per_source_cap": 2,
     "gate": "baug",
     "judge_policy": "gray_zone",
     "factoid_one_shot": True,
     "bridge_links": 6,
+    "bridge_weight": 2.0,
 }
 
 # B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.

@@ -94,6 +94,7 @@ class State(InputState, OutputState, total=False):
     pruning: dict[str, Any]
     draft: str
     draft_logprobs: list[list[float]] | None
+    draft_abstain_p: float | None  # P(the reply starts with "I don't know"), from the first token
     signals: dict[str, Any]
     gate_decision: dict[str, Any]  # {action, reason}
     usage: Annotated[dict[str, dict[str, int]], add_usage]

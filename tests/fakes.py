@@ -28,6 +28,7 @@ class ScriptedChatModel(BaseChatModel):
     delay_s: float = 0.0
     prompts: list[str] = Field(default_factory=list)
     max_tokens_seen: list[int] = Field(default_factory=list)
+    first_tokens: list[tuple[str, float]] | None = None  # reported like the llama.cpp model does
 
     @property
     def _llm_type(self) -> str:
@@ -59,7 +60,8 @@ class ScriptedChatModel(BaseChatModel):
             prompt_tokens, completion_tokens = count_tokens(prompt), count_tokens(text)
             usage = {"input_tokens": prompt_tokens, "output_tokens": completion_tokens,
                      "total_tokens": prompt_tokens + completion_tokens}
-        message = AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
+        metadata = {"first_tokens": [list(t) for t in self.first_tokens]} if self.first_tokens else {}
+        message = AIMessage(content=text, usage_metadata=usage, response_metadata=metadata)  # type: ignore[arg-type]
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 

@@ -244,3 +244,21 @@ def dragin_confidence(
         normalized = float(np.mean([_normalized(h, lp) for h, lp in zip(entropies, lists, strict=True)]))
     conf = 1.0 - normalized
     return GenerationConfidence(conf, mean_h, normalized, len(lists), False, conf < threshold)
+
+
+def abstain_probability(first_tokens: Sequence[tuple[str, float]] | None, refusal: str) -> float | None:
+    """Probability that the reply starts as `refusal` ("I don't know"): the first position's mass
+    on tokens that begin it. None when the model reported no candidates.
+
+    A greedy decoder answers whenever another first token is likelier, even when the refusal was
+    nearly as likely; this number keeps that near-miss, so the gate can abstain on it.
+    """
+    if not first_tokens:
+        return None
+    target = refusal.strip().lower()
+    mass = 0.0
+    for text, logprob in first_tokens:
+        piece = text.strip().lower()
+        if piece and target.startswith(piece) and math.isfinite(logprob):
+            mass += math.exp(logprob)
+    return round(min(1.0, mass), 4)

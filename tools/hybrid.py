@@ -112,10 +112,16 @@ class HybridSearcher:
         mode: Mode = "hybrid",
         fusion: Fusion = "rrf",
         relevance_floor: float = 0.0,
+        dense_weight: float = 0.5,
     ) -> list[HybridHit]:
-        """At most `pool_k` gated hits for `query` (see the module docstring for every score)."""
+        """At most `pool_k` gated hits for `query` (see the module docstring for every score).
+
+        `dense_weight` is the dense retriever's share in either fusion (BM25 gets the rest).
+        """
         if pool_k <= 0 or not self.index.chunks:
             return []
+        if not 0.0 <= dense_weight <= 1.0:
+            raise ValueError(f"dense_weight must be in [0, 1], got {dense_weight}")
         qvec = _normalized(np.asarray(query_vector, dtype="float32"))
         if qvec.shape != (self.index.vectors.d,):
             raise ValueError(f"query vector has shape {qvec.shape}, the index expects ({self.index.vectors.d},)")
@@ -127,7 +133,7 @@ class HybridSearcher:
         for row, _ in sparse_hits:
             if row not in cosine:
                 cosine[row] = float(np.dot(self.index.vector(row), qvec))
-        candidates = _fuse(dense_hits, sparse_hits, cosine, sparse, mode, fusion)
+        candidates = _fuse(dense_hits, sparse_hits, cosine, sparse, mode, fusion, dense_weight)
         return self._gate(query, candidates, cosine, sparse, relevance_floor)[:pool_k]
 
     def _gate(
@@ -220,7 +226,7 @@ class HybridRetriever(BaseRetriever):
         return [hit_to_document(hit) for hit in hits]
 
 
-SEARCH_KWARGS = frozenset({"pool_k", "mode", "fusion", "relevance_floor"})
+SEARCH_KWARGS = frozenset({"pool_k", "mode", "fusion", "relevance_floor", "dense_weight"})
 
 
 def as_langchain_retriever(searcher: HybridSearcher, embeddings: Embeddings, **search_kwargs: object) -> BaseRetriever:
@@ -276,15 +282,18 @@ def _fuse(
     sparse: np.ndarray,
     mode: Mode,
     fusion: Fusion,
+    dense_weight: float = 0.5,
 ) -> list[_Candidate]:
     """Fused candidates in fused order (rank = 1-based position) with their fused value."""
+    weights = (2 * dense_weight, 2 * (1.0 - dense_weight))  # 0.5 → (1, 1): plain RRF / 0.5-0.5
     if mode == "dense":
         fused = [(row, score) for row, score in dense_hits]
     elif mode == "bm25":
         fused = [(row, score) for row, score in sparse_hits]
     elif fusion == "rrf":
-        fused = reciprocal_rank_fusion([[r for r, _ in dense_hits], [r for r, _ in sparse_hits]], k=RRF_K)
+        rankings = [[r for r, _ in dense_hits], [r for r, _ in sparse_hits]]
+        fused = reciprocal_rank_fusion(rankings, k=RRF_K, weights=weights)
     else:
         union = sorted(cosine)
-        fused = dense_sparse_fusion({r: cosine[r] for r in union}, {r: float(sparse[r]) for r in union})
+        fused = dense_sparse_fusion({r: cosine[r] for r in union}, {r: float(sparse[r]) for r in union}, *weights)
     return [_Candidate(row, float(value), rank) for rank, (row, value) in enumerate(fused, start=1)]

@@ -94,29 +94,34 @@ class LlamaCppChat(BaseChatModel):
             formatted = self._formatter(messages=payload)
             prompt = self._llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=False, special=True)
             stops = [*(stop or []), *_stops(formatted)]
-            text, completion, rows, finish = self._decode(prompt, max_tokens, stops)
+            text, completion, rows, finish, first = self._decode(prompt, max_tokens, stops)
         response = {
             "choices": [{"message": {"content": text}, "finish_reason": finish}],
             "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion},
         }
-        return _to_result(response, rows)
+        return _to_result(response, rows, first)
 
     def _decode(
         self, prompt: list[int], max_tokens: int, stops: list[str]
-    ) -> tuple[str, int, list[list[float]] | None, str]:
+    ) -> tuple[str, int, list[list[float]] | None, str, list[tuple[str, float]] | None]:
         """Greedy decoding; after each token, the top-k logprobs of the distribution it came from.
 
         Only the last position's logits are computed (no `logits_all`), which keeps prompt
-        processing fast; they are read right after the sampler picked the token.
+        processing fast; they are read right after the sampler picked the token. The first
+        position's candidates are also kept with their text: how likely the reply was to start
+        as a refusal is a calibrated abstention signal (`tools.confidence.abstain_probability`).
         """
         import llama_cpp
 
         produced: list[int] = []
         rows: list[list[float]] = []
+        first: list[tuple[str, float]] | None = None
         finish = "length"
         self._llama.set_seed(self.seed)
         generator = self._llama.generate(prompt, top_k=1, temp=0.0, repeat_penalty=1.0, reset=True)
         for token in generator:
+            if first is None and self.top_logprobs > 0:
+                first = self._top_k_candidates(self.top_logprobs)
             if llama_cpp.llama_token_is_eog(self._llama._model.vocab, token):
                 finish = "stop"
                 break
@@ -126,11 +131,19 @@ class LlamaCppChat(BaseChatModel):
             text = self._llama.detokenize(produced).decode("utf-8", errors="ignore")
             cut = _first_stop(text, stops)
             if cut is not None:
-                return text[:cut], len(produced), rows or None, "stop"
+                return text[:cut], len(produced), rows or None, "stop", first
             if len(produced) >= max_tokens:
                 break
         text = self._llama.detokenize(produced).decode("utf-8", errors="ignore")
-        return text, len(produced), rows or None, finish
+        return text, len(produced), rows or None, finish, first
+
+    def _top_k_candidates(self, k: int) -> list[tuple[str, float]]:
+        """The k most likely next tokens as (text, logprob), highest first."""
+        logits = self._logits()
+        top = np.argpartition(-logits, k)[:k]
+        logprobs = _log_softmax_at(logits, top)
+        ranked = sorted(zip(top.tolist(), logprobs, strict=True), key=lambda pair: (-pair[1], pair[0]))
+        return [(self._llama.detokenize([int(t)]).decode("utf-8", errors="ignore"), lp) for t, lp in ranked]
 
     def _logits(self) -> np.ndarray:
         n_vocab = self._llama.n_vocab()
@@ -140,9 +153,13 @@ class LlamaCppChat(BaseChatModel):
 def _top_k_logprobs(logits: np.ndarray, k: int) -> list[float]:
     """Log-softmax of the k most likely tokens, highest first."""
     top = np.argpartition(-logits, k)[:k]
+    return sorted(_log_softmax_at(logits, top), reverse=True)
+
+
+def _log_softmax_at(logits: np.ndarray, indices: np.ndarray) -> list[float]:
     peak = float(logits.max())
     log_norm = peak + float(np.log(np.exp(logits.astype(np.float64) - peak).sum()))
-    return sorted((float(logits[i]) - log_norm for i in top), reverse=True)
+    return [float(logits[i]) - log_norm for i in indices]
 
 
 def _stops(formatted: Any) -> list[str]:
@@ -157,7 +174,9 @@ def _first_stop(text: str, stops: list[str]) -> int | None:
     return min(hits) if hits else None
 
 
-def _to_result(response: dict[str, Any], rows: list[list[float]] | None) -> ChatResult:
+def _to_result(
+    response: dict[str, Any], rows: list[list[float]] | None, first: list[tuple[str, float]] | None = None
+) -> ChatResult:
     choice = response["choices"][0]
     usage = response.get("usage") or {}
     prompt_tokens = int(usage.get("prompt_tokens", 0))
@@ -172,6 +191,7 @@ def _to_result(response: dict[str, Any], rows: list[list[float]] | None) -> Chat
         response_metadata={
             "finish_reason": choice.get("finish_reason"),
             "logprobs": rows,
+            "first_tokens": [[text, lp] for text, lp in first] if first else None,
             "token_source": "model",
         },
     )

@@ -41,6 +41,23 @@ class CallOutcome:
         value = self.reply.response_metadata.get("logprobs")
         return value if isinstance(value, list) else None
 
+    @property
+    def first_tokens(self) -> list[tuple[str, float]] | None:
+        """The first position's top candidates as (token text, logprob), when the model reported them.
+
+        Our llama.cpp model reports `first_tokens`; OpenAI-compatible models report
+        `logprobs.content[0].top_logprobs`.
+        """
+        if self.reply is None:
+            return None
+        meta = self.reply.response_metadata
+        if isinstance(meta.get("first_tokens"), list):
+            return [(str(text), float(lp)) for text, lp in meta["first_tokens"]]
+        content = meta.get("logprobs", {}).get("content") if isinstance(meta.get("logprobs"), dict) else None
+        if content and isinstance(content[0], dict) and content[0].get("top_logprobs"):
+            return [(str(c["token"]), float(c["logprob"])) for c in content[0]["top_logprobs"]]
+        return None
+
 
 async def counted_call(
     model: BaseChatModel,

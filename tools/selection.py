@@ -10,6 +10,8 @@ where rel' is the relevance plus the title-anchor bonus (+0.07, seed 000 §5) an
 boost for list questions — bonuses only for chunks whose own relevance ≥ floor. λ = 0.45 by
 default; adaptively 0.2 for factoid and 0.6 for list questions. When several candidates are within
 `tie_epsilon` of the best mmr, the earlier original rank wins, then the smaller id.
+With `redundancy_floor` f > 0, sim is replaced by max(0, sim − f) / (1 − f): only near-duplicates
+are penalized, so two different passages on related entities (a multi-hop pair) both survive.
 """
 
 from __future__ import annotations
@@ -67,6 +69,8 @@ class SelectionSettings:
     """At most this many chunks per domain/source (metadata "domain", else source, else doc_id); ≤0 = off."""
     list_per_doc_cap: int = 2
     """For list questions: at most this many chunks per document; ≤0 = off."""
+    redundancy_floor: float = 0.0
+    """Similarity below which two chunks count as not redundant at all (0 = plain MMR)."""
     tie_epsilon: float = 1e-6
     """MMR scores closer than this are ties, broken by original rank then id."""
     reserve_main: int = 0
@@ -172,6 +176,15 @@ def _similarity_matrix(pool: Sequence[ScoredChunk], embeddings: np.ndarray | Non
     return sim
 
 
+def _near_duplicates(sim: np.ndarray, floor: float) -> np.ndarray:
+    """max(0, sim − floor) / (1 − floor): similarity above the floor, rescaled to [0, 1]."""
+    if floor <= 0.0:
+        return sim
+    if floor >= 1.0:
+        raise ValueError(f"redundancy_floor must be below 1, got {floor}")
+    return np.clip(sim - floor, 0.0, None) / (1.0 - floor)
+
+
 class _State:
     """Mutable bookkeeping of one greedy selection run (never escapes `select`)."""
 
@@ -259,7 +272,7 @@ def select(
     kind = question_kind(question)
     is_list, diversity = kind == "list", diversity_for(kind, s)
     rel = [adjusted_relevance(c, anchors, is_list, s) for c in pool]
-    state = _State(pool, rel, _similarity_matrix(pool, emb))
+    state = _State(pool, rel, _near_duplicates(_similarity_matrix(pool, emb), s.redundancy_floor))
     reserving = s.reserve_extra > 0
     main_slots = min(s.reserve_main, s.keep_k) if reserving else s.keep_k
     _fill_mmr(state, main_slots, diversity, is_list, s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +147,42 @@ async def test_model_timeout_abstains_with_the_cause(tmp_path: Path) -> None:
     result = await _ask(tmp_path, model, "What do owls hunt at night?", "A", llm_timeout_s=0.05)
     assert result["decision"] == "ABSTAIN"
     assert any(c.get("skipped") == "TIMEOUT" for c in result["telemetry"]["calls"])
+
+
+async def test_near_refusal_abstains_only_when_the_threshold_is_set(tmp_path: Path) -> None:
+    # The model answered, but "I" (the start of "I don't know") had 40 % of the first token's mass.
+    model = _replier("Owls hunt mice at night [1].")
+    model.first_tokens = [("Ow", math.log(0.55)), ("I", math.log(0.40)), ("The", math.log(0.05))]
+    off = await _ask(tmp_path, model, "What do owls hunt at night?", "A")
+    assert (off["decision"], off["reason"]) == ("STOP", "STOP_OVERLAP_OK")
+    assert off["telemetry"]["gate"][-1]["signals"]["abstain_p"] == pytest.approx(0.40, abs=1e-4)
+    on = await _ask(tmp_path, model, "What do owls hunt at night?", "A", abstain_p_max=0.3)
+    assert (on["decision"], on["reason"]) == ("ABSTAIN", "ABSTAIN_MODEL_UNSURE")
+    assert on["answer"] == "I don't know" and on["telemetry"]["gate"][-1]["signals"]["unsure"] is True
+    above = await _ask(tmp_path, model, "What do owls hunt at night?", "A", abstain_p_max=0.5)
+    assert above["decision"] == "STOP"
+
+
+@pytest.mark.parametrize("threshold", [0.2, 0.3, 0.5])
+async def test_pruning_keeps_the_relevant_sentences(tmp_path: Path, threshold: float) -> None:
+    # thresholds below the pruner's chunk-drop floor (0.4) must still be valid settings
+    owls = Passage(
+        "owls",
+        "Owls",
+        "Owls hunt mice at night. The museum shop opens on Mondays. Tickets cost five euros at the gate.",
+    )
+    model = _replier("Owls hunt mice at night [1].")
+    overrides = {
+        "services_id": _setup(tmp_path, model, [owls, *PASSAGES[:2]]),
+        "checkpoint_db": str(tmp_path / "c.sqlite"),
+        "use_pruning": True,
+        "pruning_threshold": threshold,
+    }
+    result = await aask("What do owls hunt at night?", preset="A", overrides=overrides)
+    pruning = result["telemetry"]["pruning"]
+    assert pruning["tokens_after"] < pruning["tokens_before"]
+    kept = result["telemetry"]["highlights"][result["telemetry"]["context"][0]["id"]]
+    assert "Owls hunt mice at night." in kept
+    assert not any("museum" in s for s in kept)
+    if threshold >= 0.3:  # a looser threshold may keep a weakly scored sentence
+        assert not any("Tickets" in s for s in kept)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from anchorgate.tools.confidence import (
+    abstain_probability,
     cosine,
     distance_to_similarity,
     dragin_confidence,
@@ -146,3 +147,12 @@ def test_mapping_input_matches_sequence_input() -> None:
     as_map = [{"Paris": -0.1, " Lyon": -2.5, " Nice": -3.0}]
     as_seq = [[-0.1, -2.5, -3.0]]
     assert dragin_confidence(as_map).confidence == dragin_confidence(as_seq).confidence
+
+
+def test_abstain_probability_sums_the_tokens_that_start_the_refusal() -> None:
+    first = [("The", math.log(0.5)), ("I", math.log(0.3)), (" I", math.log(0.1)), ("In", math.log(0.05))]
+    # "I" and " I" begin "I don't know"; "In" and "The" do not.
+    assert abstain_probability(first, "I don't know") == pytest.approx(0.4, abs=1e-4)
+    assert abstain_probability([("I don", math.log(0.9))], "I don't know") == pytest.approx(0.9, abs=1e-4)
+    assert abstain_probability([(" ", 0.0), ("Paris", -0.01)], "I don't know") == 0.0
+    assert abstain_probability(None, "I don't know") is None and abstain_probability([], "I don't know") is None

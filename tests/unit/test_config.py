@@ -70,3 +70,9 @@ def test_malformed_assignment_names_itself() -> None:
         parse_assignments(["token_budget"])
     with pytest.raises(ConfigError, match="cannot read token_budget"):
         parse_assignments(["token_budget=lots"])
+
+
+def test_abstain_p_max_is_a_probability() -> None:
+    assert load_preset("A", {"abstain_p_max": 0.3}).abstain_p_max == 0.3
+    with pytest.raises(ConfigError, match="at most 1.0"):
+        load_preset("A", {"abstain_p_max": 1.5})

@@ -100,6 +100,15 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         sig(round=2, pass_no=3, overlap=0.35, novelty=0.05),
         ("ABSTAIN", "ABSTAIN_LOW_SUPPORT"),
     ),
+    ("A: near-refusal abstains", A, sig(unsure=True), ("ABSTAIN", "ABSTAIN_MODEL_UNSURE")),
+    ("B: near-refusal tries round 2 first", B, sig(unsure=True), ("RETRIEVE_MORE", "RETRIEVE_LOW_SUPPORT")),
+    (
+        "B: near-refusal after round 2",
+        B,
+        sig(unsure=True, round=2, pass_no=2, novelty=0.0),
+        ("ABSTAIN", "ABSTAIN_MODEL_UNSURE"),
+    ),
+    ("baseline ignores near-refusal", BASELINE, sig(unsure=True), ("STOP", "STOP_SINGLE_PASS")),
     (
         "never-judge: stagnant gray zone stops",
         A.replace(judge_policy="never"),
@@ -138,6 +147,7 @@ def test_decide_is_pure() -> None:
         (A, sig(overlap=0.8), False),  # clearly supported: no call
         (A, sig(overlap=0.1), False),  # clearly unsupported: no call
         (A, sig(overlap=0.35, judge_calls=1), False),  # at most one call per question
+        (A, sig(overlap=0.35, unsure=True), False),  # a near-refusal is not worth a judge call
         (A, sig(overlap=0.35, idk=True), False),
         (B, sig(overlap=0.9), True),  # always
         (BASELINE, sig(overlap=0.35), False),

@@ -190,3 +190,20 @@ def test_select_hits_respects_an_explicit_domain(tmp_path: Path) -> None:
 def test_wrong_query_dimension_is_a_clear_error(index: DenseIndex) -> None:
     with pytest.raises(ValueError, match="index expects"):
         HybridSearcher.for_index(index).search("owls", [1.0, 0.0, 0.0])
+
+
+def test_dense_weight_tilts_the_fusion(index: DenseIndex) -> None:
+    searcher = HybridSearcher.for_index(index)
+    query = "zx81 for my car"  # dense prefers "auto", BM25 only knows "serial"
+    dense_heavy = _docs(_search(searcher, query, pool_k=2, fusion="weighted", dense_weight=0.8))
+    sparse_heavy = _docs(_search(searcher, query, pool_k=2, fusion="weighted", dense_weight=0.2))
+    assert dense_heavy[0] == "auto" and sparse_heavy[0] == "serial"
+    # RRF: the dense list's 1 / (60 + rank) terms count 2 * 0.8, BM25's 2 * 0.2
+    rrf = {h.chunk.doc_id: h.score for h in _search(searcher, query, pool_k=6, dense_weight=0.8)}
+    assert rrf["auto"] == pytest.approx(1.6 / 61)  # dense rank 1, no BM25 match
+    # 0.5 is the unweighted fusion: plain RRF's documented scores
+    assert [h.score for h in _search(searcher, query, pool_k=6, dense_weight=0.5)] == [
+        h.score for h in _search(searcher, query, pool_k=6)
+    ]
+    with pytest.raises(ValueError, match="dense_weight"):
+        _search(searcher, query, dense_weight=1.5)

@@ -141,6 +141,21 @@ def test_mmr_skips_near_duplicates_unless_diversity_is_zero() -> None:
     assert ids(select("q", candidates, emb, settings=relevance_only).selected) == ["a", "a_dup"]
 
 
+def test_redundancy_floor_penalizes_only_near_duplicates() -> None:
+    # "b" is related to "a" (cosine 0.6) but a different passage; "a_dup" nearly repeats "a" (0.99).
+    candidates = [sc("a", 0.9, 0), sc("b", 0.7, 1), sc("c", 0.5, 2), sc("a_dup", 0.88, 3)]
+    emb = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.0, 1.0], [0.99, 0.141, 0.0]])
+    plain = SelectionSettings(adaptive_diversity=False, mmr_diversity=0.45, keep_k=2)
+    assert ids(select("q", candidates, emb, settings=plain).selected) == ["a", "c"]  # b pushed out
+    floored = SelectionSettings(adaptive_diversity=False, mmr_diversity=0.45, keep_k=3, redundancy_floor=0.7)
+    result = select("q", candidates, emb, settings=floored)
+    assert ids(result.selected) == ["a", "b", "c"]  # the near-duplicate is still the one left out
+    # mmr(b) = 0.55 · 0.7 − 0.45 · max(0, 0.6 − 0.7) / 0.3 = 0.385
+    assert result.picks[1].mmr == pytest.approx(0.385)
+    with pytest.raises(ValueError, match="redundancy_floor"):
+        select("q", candidates, emb, settings=SelectionSettings(redundancy_floor=1.0))
+
+
 def test_adaptive_diversity_by_question_kind() -> None:
     candidates = [sc("a", 0.9, 0)]
     assert select("Who won the US Open?", candidates).diversity == 0.2
