@@ -20,6 +20,7 @@ ROWS = (
     ("crag_score_mean", "CRAG score"),
     ("tokens_mean", "tokens/Q"),
     ("latency_p50", "latency p50 (s)"),
+    ("cached_call_share", "LLM calls replayed from cache"),  # such calls take ~0 s: read latency with it
     ("idk_count", "IDK"),
     ("answer_rate_answerable", "answer rate (answerable)"),
     ("wrong_on_answerable", "wrong on answerable"),

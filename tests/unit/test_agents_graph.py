@@ -11,6 +11,7 @@ import pytest
 from anchorgate.api import aask
 from anchorgate.tools.chunking import ChunkingSettings
 from anchorgate.tools.documents import Passage
+from anchorgate.tools.hybrid import HybridSearcher
 from anchorgate.tools.index import build_or_load
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
@@ -186,3 +187,18 @@ async def test_pruning_keeps_the_relevant_sentences(tmp_path: Path, threshold: f
     assert not any("museum" in s for s in kept)
     if threshold >= 0.3:  # a looser threshold may keep a weakly scored sentence
         assert not any("Tickets" in s for s in kept)
+
+
+async def test_fusion_settings_reach_the_retriever_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[dict[str, Any]] = []
+    real_search = HybridSearcher.search
+
+    def spy(self: HybridSearcher, *args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return real_search(self, *args, **kwargs)
+
+    monkeypatch.setattr(HybridSearcher, "search", spy)
+    model = _replier("Owls hunt mice at night [1].")
+    result = await _ask(tmp_path, model, "What do owls hunt at night?", "A", fusion="weighted", dense_weight=0.8)
+    assert result["decision"] == "STOP" and result["citations"][0]["title"] == "Owls"
+    assert seen and all(k["fusion"] == "weighted" and k["dense_weight"] == 0.8 for k in seen)
