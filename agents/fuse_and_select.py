@@ -171,9 +171,7 @@ def _prune(
     chunks = [to_chunk(e) for e in chosen]
     if not config.use_pruning or not chunks:
         return chunks, {}
-    threshold = config.pruning_threshold
-    # the chunk-drop floor may not exceed the keep threshold (PruningSettings checks floor <= threshold)
-    settings = PruningSettings(threshold=threshold, floor=min(PruningSettings.floor, threshold))
+    settings = PruningSettings().with_threshold(config.pruning_threshold)
     result = prune_chunks(question, chunks, services.embeddings, settings)
     kept = [
         Chunk(p.chunk.id, p.chunk.doc_id, p.chunk.title, p.text, p.chunk.source, p.chunk.position, p.chunk.metadata)

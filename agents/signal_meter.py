@@ -48,9 +48,9 @@ def _retrieval_confidence(state: State) -> float:
     return round(retrieval_confidence(distances, len(state["question"].split())).confidence, 4)
 
 
-def _unsure(draft: str, abstain_p: float | None, config: Config) -> bool:
+def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
     """An answer the model nearly declined: its first-token refusal probability is over the limit."""
-    return bool(draft) and not is_idk(draft) and abstain_p is not None and abstain_p > config.abstain_p_max
+    return answered and abstain_p is not None and abstain_p > config.abstain_p_max
 
 
 async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -69,6 +69,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     judge = state.get("judge") or {}
     generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
     spent = totals(state.get("usage", {}))["total"]
+    idk = bool(draft) and is_idk(draft)
     signals = {
         "round": state.get("round", 1),
         "pass_no": state.get("pass_no", 1),
@@ -77,7 +78,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "budget_skipped": any(
             c.get("skipped") == "BUDGET" and c["stage"] == "generate" for c in state.get("calls", [])
         ),
-        "idk": bool(draft) and is_idk(draft),
+        "idk": idk,
         "overlap": overlap,
         "overlap_delta": round(overlap - previous.get("overlap", 0.0), 4),
         "claims": claims_as_dicts(claims),
@@ -89,7 +90,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "gen_confidence": round(generation.confidence, 4),
         "gen_uncertain": generation.uncertain,
         "abstain_p": state.get("draft_abstain_p"),
-        "unsure": _unsure(draft, state.get("draft_abstain_p"), config),
+        "unsure": _unsure(bool(draft) and not idk, state.get("draft_abstain_p"), config),
         "judge_label": judge.get("label") if judge.get("draft_key") == draft_key(draft) else None,
         "judge_calls": state.get("judge_calls", 0),
         "reflected": state.get("reflected", False),

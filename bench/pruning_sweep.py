@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     base = PruningSettings()
     relatives = [None if r.strip().lower() == "none" else float(r) for r in args.relative.split(",")]
     grid = [replace(base, threshold=0.0, floor=0.0, relative=None)] + [
-        replace(base, threshold=t, floor=min(base.floor, t), relative=r)
+        base.with_threshold(t, relative=r)
         for r in relatives
         for t in (float(x) for x in args.thresholds.split(","))
     ]

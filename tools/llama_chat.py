@@ -120,13 +120,17 @@ class LlamaCppChat(BaseChatModel):
         self._llama.set_seed(self.seed)
         generator = self._llama.generate(prompt, top_k=1, temp=0.0, repeat_penalty=1.0, reset=True)
         for token in generator:
-            if first is None and self.top_logprobs > 0:
-                first = self._top_k_candidates(self.top_logprobs)
+            if self.top_logprobs > 0:
+                if first is None:  # the first position also keeps its candidates' text
+                    first = self._top_k_candidates(self.top_logprobs)
+                    row = [lp for _, lp in first]
+                else:
+                    row = _top_k_logprobs(self._logits(), self.top_logprobs)
             if llama_cpp.llama_token_is_eog(self._llama._model.vocab, token):
                 finish = "stop"
                 break
             if self.top_logprobs > 0:
-                rows.append(_top_k_logprobs(self._logits(), self.top_logprobs))
+                rows.append(row)
             produced.append(token)
             text = self._llama.detokenize(produced).decode("utf-8", errors="ignore")
             cut = _first_stop(text, stops)

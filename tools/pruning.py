@@ -37,6 +37,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -95,6 +96,11 @@ class PruningSettings:
             raise ValueError("pruning relative must be in (0, 1] or None")
         if self.anaphora_hops < 0:
             raise ValueError("anaphora_hops must be >= 0")
+
+    def with_threshold(self, threshold: float, **changes: Any) -> PruningSettings:
+        """These settings at another keep threshold; the chunk-drop floor follows it down, so any
+        threshold in [0, 1] is valid (floor <= threshold)."""
+        return replace(self, threshold=threshold, floor=min(self.floor, threshold), **changes)
 
     @property
     def weight_sum(self) -> float:

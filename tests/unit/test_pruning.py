@@ -210,3 +210,13 @@ def test_real_hotpotqa_keeps_most_supporting_facts_and_cuts_tokens(minilm: Embed
     # Measured on these 10 questions: 17/23 supporting sentences kept (0.74), 87% of tokens removed.
     assert recalled / gold_total >= 0.65
     assert 1 - after / before >= 0.75
+
+
+def test_with_threshold_lowers_the_floor_with_the_threshold() -> None:
+    base = PruningSettings()
+    low = base.with_threshold(0.3)
+    assert (low.threshold, low.floor, low.relative) == (0.3, 0.3, base.relative)
+    high = base.with_threshold(0.6, relative=None)
+    assert (high.threshold, high.floor, high.relative) == (0.6, base.floor, None)
+    with pytest.raises(ValueError, match="floor <= threshold"):
+        PruningSettings(threshold=0.3)  # the plain constructor still refuses floor 0.4 > 0.3
