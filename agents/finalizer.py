@@ -42,6 +42,7 @@ def _telemetry(state: State, config: Config, decision: str, reason: str, extra: 
         "highlights": state.get("pruning", {}).get("highlights", {}),
         "evidence_seen": len(state.get("evidence", [])),
         "overflow": state.get("overflow", []),
+        "citation_repairs": state.get("citation_repairs", []),
         "draft": state.get("draft", ""),
         "hyde": state.get("hyde_text", ""),
         **extra,

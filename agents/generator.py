@@ -15,11 +15,21 @@ from anchorgate.tools.answer_text import IDK_ANSWER
 from anchorgate.tools.confidence import abstain_probability
 from anchorgate.tools.llm_calls import stage_call
 from anchorgate.tools.services import aservices_for
+from anchorgate.tools.support import repair_citations
 from anchorgate.tools.usage import spend_update
 
 # A small model sometimes starts copying the evidence block after its answer; a new passage
 # header or delimiter ends the answer instead of burning the completion budget.
 ANSWER_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:")
+
+
+async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
+    """The draft update for `text`: markers moved to the passage that supports each claim, if enabled."""
+    if not config.repair_citations or not text:
+        return {"draft": text}
+    embeddings = (await aservices_for(config)).embeddings
+    repaired, repairs = repair_citations(text, state.get("context", []), embeddings, config.support_threshold)
+    return {"draft": repaired, "citation_repairs": repairs} if repairs else {"draft": text}
 
 
 async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -48,7 +58,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         stop=ANSWER_STOPS,
     )
     return {
-        "draft": outcome.text,
+        **(await recited(outcome.text, state, config)),
         "draft_logprobs": outcome.logprobs,
         "draft_abstain_p": abstain_probability(outcome.first_tokens, IDK_ANSWER),
         "calls": [outcome.record],

@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from anchorgate.agents.generator import ANSWER_STOPS
+from anchorgate.agents.generator import ANSWER_STOPS, recited
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
@@ -52,5 +52,5 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     if outcome.text:
         # The edit is asked to revise, not to decide whether to answer: its first token says nothing
         # about abstaining, so the generator's estimate stands.
-        update.update(draft=outcome.text, draft_logprobs=outcome.logprobs)
+        update.update(await recited(outcome.text, state, config), draft_logprobs=outcome.logprobs)
     return update

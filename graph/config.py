@@ -90,6 +90,9 @@ class Config:
     novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.")
     support_threshold: float = _f(0.5, "Claim support score (0.6 lexical + 0.4 semantic) that counts as supported.")
     min_round_tokens: int = _f(400, "Tokens that must remain to start another retrieval round.")
+    repair_citations: bool = _f(
+        False, "Re-cite a claim its cited passages do not support to the one passage that does (no LLM)."
+    )
     drop_unsupported: bool = _f(False, "Finalizer drops answer sentences no passage supports (no uncited claim).")
     factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")

@@ -31,6 +31,7 @@ _A: dict[str, Any] = {
     "factoid_one_shot": True,
     "bridge_links": 6,
     "bridge_weight": 2.0,
+    "repair_citations": True,
 }
 
 # B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.

@@ -102,6 +102,7 @@ class State(InputState, OutputState, total=False):
     gate_log: Annotated[list[dict[str, Any]], append_log]
     latency: Annotated[dict[str, float], add_latency]
     overflow: Annotated[list[dict[str, Any]], append_log]
+    citation_repairs: Annotated[list[dict[str, Any]], append_log]  # markers moved to the supporting passage
 
 
 class WorkerState(TypedDict):
@@ -122,4 +123,5 @@ RESET_CHANNELS: dict[str, Any] = {
     "gate_log": [{"reset": True}],
     "latency": {"__reset__": 0.0},
     "overflow": [{"reset": True}],
+    "citation_repairs": [{"reset": True}],
 }

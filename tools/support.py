@@ -8,6 +8,7 @@ marker is checked against the passage the citation resolver attributes it to, if
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -64,8 +65,7 @@ def support_report(
     semantic = _semantic_scores([text for text, _ in claims], cited_sets, embeddings)
     results = []
     for (text, _numbers), passages, sem in zip(claims, cited_sets, semantic, strict=True):
-        lexical = word_share(text, " ".join(f"{p['title']} {p['text']}" for p in passages)) if passages else 0.0
-        score = LEXICAL_WEIGHT * lexical + SEMANTIC_WEIGHT * sem if passages else 0.0
+        lexical, score = _combined_score(text, passages, sem)
         cited = [int(p["n"]) for p in passages]
         results.append(ClaimSupport(text, cited, round(lexical, 4), round(sem, 4), round(score, 4), score >= threshold))
     overlap = sum(c.supported for c in results) / len(results) if results else 0.0
@@ -107,19 +107,103 @@ def claims_as_dicts(claims: Sequence[ClaimSupport]) -> list[dict[str, Any]]:
     return [asdict(c) for c in claims]
 
 
-def keep_supported(answer: str, claims: Sequence[dict[str, Any]]) -> tuple[str, int]:
-    """The answer without its unsupported sentences (markers kept) and how many were dropped.
-
-    The answer is returned unchanged when no sentence is supported (the gate decides that case)
-    or when the claims do not line up with the sentences (never guess).
-    """
+def _claim_pieces(answer: str) -> list[list[str]]:
+    """The answer's sentences grouped as `answer_claims` groups them (a lone "[1]." joins its claim)."""
     pieces: list[list[str]] = []
     for sentence in split_sentences(answer):
         if not CITATION.sub("", sentence.text).strip(" .;,") and pieces:
             pieces[-1].append(sentence.text)
         elif strip_citations(sentence.text):
             pieces.append([sentence.text])
+    return pieces
+
+
+def keep_supported(answer: str, claims: Sequence[dict[str, Any]]) -> tuple[str, int]:
+    """The answer without its unsupported sentences (markers kept) and how many were dropped.
+
+    The answer is returned unchanged when no sentence is supported (the gate decides that case)
+    or when the claims do not line up with the sentences (never guess).
+    """
+    pieces = _claim_pieces(answer)
     if len(pieces) != len(claims) or not any(c["supported"] for c in claims):
         return answer, 0
     kept = [" ".join(p) for p, c in zip(pieces, claims, strict=True) if c["supported"]]
     return " ".join(kept), len(pieces) - len(kept)
+
+
+def repair_citations(
+    answer: str,
+    context: Sequence[dict[str, Any]],
+    embeddings: Embeddings | None,
+    threshold: float = 0.5,
+) -> tuple[str, list[dict[str, Any]]]:
+    """The answer with misplaced markers moved to the passage that supports the claim, and the repairs.
+
+    A small model often puts a right fact under the wrong number ("The Exies [1]" where [1] is the
+    other band). A claim whose cited passages do not support it is re-cited to the single passage
+    that does (support score ≥ `threshold`; the best one, the lower number on ties). Claims without
+    markers are left to attribution, and a claim no passage supports keeps its markers, so the gate
+    still sees it unsupported. Only markers change; the words never do.
+    """
+    if is_idk(answer) or not context:
+        return answer, []
+    pieces = _claim_pieces(answer)
+    rebuilt, repairs = [], []
+    for piece in pieces:
+        joined = " ".join(piece)
+        fix = _recited(strip_citations(joined), cited_numbers(joined), context, embeddings, threshold)
+        if fix is None:
+            rebuilt.append(joined)
+            continue
+        repairs.append(fix)
+        rebuilt.append(_with_single_marker(joined, fix["to"]))
+    if not repairs:
+        return answer, []
+    return " ".join(rebuilt), repairs
+
+
+def _recited(
+    claim: str, numbers: list[int], context: Sequence[dict[str, Any]], embeddings: Embeddings | None, threshold: float
+) -> dict[str, Any] | None:
+    """{claim, from, to, score} when `claim` cites markers that do not support it and one passage does."""
+    if not numbers or not claim:
+        return None
+    by_number = {int(p["n"]): p for p in context}
+    cited = [by_number[n] for n in numbers if n in by_number]
+    candidates = [[p] for p in context]
+    scores = _claim_scores(claim, [cited, *candidates], embeddings)
+    if cited and scores[0] >= threshold:
+        return None
+    best_score, best_n = max((s, -int(p[0]["n"])) for s, p in zip(scores[1:], candidates, strict=True))
+    if best_score < threshold:
+        return None
+    return {"claim": claim, "from": numbers, "to": -best_n, "score": round(best_score, 4)}
+
+
+def _claim_scores(claim: str, passage_sets: list[list[dict[str, Any]]], embeddings: Embeddings | None) -> list[float]:
+    """The support score of one claim against each set of passages (0 for an empty set)."""
+    semantic = _semantic_scores([claim] * len(passage_sets), passage_sets, embeddings)
+    return [_combined_score(claim, passages, sem)[1] for passages, sem in zip(passage_sets, semantic, strict=True)]
+
+
+def _combined_score(claim: str, passages: list[dict[str, Any]], semantic: float) -> tuple[float, float]:
+    """(lexical share, support score) of a claim against passages; (0, 0) without passages."""
+    if not passages:
+        return 0.0, 0.0
+    lexical = word_share(claim, " ".join(f"{p['title']} {p['text']}" for p in passages))
+    return lexical, LEXICAL_WEIGHT * lexical + SEMANTIC_WEIGHT * semantic
+
+
+def _with_single_marker(text: str, number: int) -> str:
+    """`text` with its first marker replaced by [number] and the others removed."""
+    seen = [False]
+
+    def swap(_match: re.Match[str]) -> str:
+        first = not seen[0]
+        seen[0] = True
+        return f"[{number}]" if first else ""
+
+    replaced = CITATION.sub(swap, text)
+    replaced = re.sub(r"\s+([.,;:!?])", r"\1", replaced)
+    replaced = re.sub(r"([.;!?])(?:\1)+", r"\1", replaced)  # "[1][3]. [1]." ends in one stop
+    return " ".join(replaced.split())
