@@ -4,6 +4,11 @@ A 0.5B model does not write reliable JSON, so the structured output is a tiny sc
 from a one-word verdict (SUPPORTED / PARTIAL / UNSUPPORTED); a reply that names none of them is
 retried once with a stricter instruction, then recorded as malformed (no verdict). Confidence is
 the probability of the verdict's first token when the model reports logprobs.
+
+`judge_style=yes_no` asks a yes/no question instead and reads P(YES) / (P(YES) + P(NO)) from the
+first token's candidates: SUPPORTED at or above `judge_accept_p`, else UNSUPPORTED (confidence =
+that probability). The packaged model labels nearly everything PARTIAL under the three-way
+prompt, while its yes/no probabilities do rank right answers above hallucinated ones.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer_text import cited_numbers
+from anchorgate.tools.confidence import yes_probability
 from anchorgate.tools.evidence import to_chunk
 from anchorgate.tools.llm_calls import CallOutcome, stage_call
 from anchorgate.tools.packing import pack_context
@@ -30,6 +36,12 @@ from anchorgate.tools.usage import add_usage, spend_update
 
 JUDGE_MAX_TOKENS = 6
 _VERDICT = re.compile(r"\b(UNSUPPORTED|NOT\s+SUPPORTED|PARTIAL(?:LY)?|SUPPORTED)\b", re.IGNORECASE)
+_YES_NO = re.compile(r"\b(YES|NO)\b", re.IGNORECASE)
+# (system, user, re-ask) template names per judge style
+PROMPTS = {
+    "verdict": ("judge_system", "judge_user", "judge_retry"),
+    "yes_no": ("judge_yes_no_system", "judge_yes_no_user", "judge_yes_no_retry"),
+}
 
 
 class JudgeVerdict(BaseModel):
@@ -52,6 +64,40 @@ def parse_verdict(text: str, logprobs: list[list[float]] | None = None) -> Judge
     return JudgeVerdict(label=label, confidence=confidence)  # type: ignore[arg-type]
 
 
+def parse_yes_no(text: str, first_tokens: list[tuple[str, float]] | None, accept_p: float) -> JudgeVerdict | None:
+    """SUPPORTED when P(YES) ≥ `accept_p`; without candidates the greedy word decides (no confidence)."""
+    p_yes = yes_probability(first_tokens)
+    if p_yes is None:
+        match = _YES_NO.search(text)
+        if not match:
+            return None
+        return JudgeVerdict(label="SUPPORTED" if match.group(1).upper() == "YES" else "UNSUPPORTED")
+    return JudgeVerdict(label="SUPPORTED" if p_yes >= accept_p else "UNSUPPORTED", confidence=p_yes)
+
+
+def read_verdict(
+    config: Config, text: str, logprobs: list[list[float]] | None, first_tokens: list[tuple[str, float]] | None
+) -> JudgeVerdict | None:
+    """The verdict of one judge reply under the configured style (None when it names none)."""
+    if config.judge_style == "yes_no":
+        return parse_yes_no(text, first_tokens, config.judge_accept_p)
+    return parse_verdict(text, logprobs)
+
+
+def judge_messages(config: Config, documents: str, question: str, answer: str) -> list[BaseMessage]:
+    """The judge's prompt for the configured style."""
+    system, user, _retry = PROMPTS[config.judge_style]
+    return [
+        SystemMessage(render(system, config.prompt_overrides)),
+        HumanMessage(render(user, config.prompt_overrides, documents=documents, question=question, answer=answer)),
+    ]
+
+
+def reask_message(config: Config) -> HumanMessage:
+    """The stricter instruction sent once when a reply names no verdict."""
+    return HumanMessage(render(PROMPTS[config.judge_style][2], config.prompt_overrides))
+
+
 def judged_passages(state: State, max_tokens: int) -> str:
     """The passages the draft cites (all of the context when it cites none), packed to a cap."""
     numbers = set(cited_numbers(state.get("draft", "")))
@@ -65,18 +111,7 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     config = runtime.context
     started = time.perf_counter()
     documents = judged_passages(state, config.judge_context_tokens)
-    messages: list[BaseMessage] = [
-        SystemMessage(render("judge_system", config.prompt_overrides)),
-        HumanMessage(
-            render(
-                "judge_user",
-                config.prompt_overrides,
-                documents=documents,
-                question=state["question"],
-                answer=state.get("draft", ""),
-            )
-        ),
-    ]
+    messages = judge_messages(config, documents, state["question"], state.get("draft", ""))
     usage, records = dict(state.get("usage", {})), []
     verdict: JudgeVerdict | None = None
     for attempt in range(config.judge_retries + 1):
@@ -85,10 +120,10 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         usage = add_usage(usage, spend_update(outcome.record))
         if outcome.reply is None:
             break
-        verdict = parse_verdict(outcome.text, outcome.logprobs)
+        verdict = read_verdict(config, outcome.text, outcome.logprobs, outcome.first_tokens)
         if verdict is not None:
             break
-        messages = [*messages, AIMessage(outcome.text), HumanMessage(render("judge_retry", config.prompt_overrides))]
+        messages = [*messages, AIMessage(outcome.text), reask_message(config)]
     spend: dict[str, dict[str, int]] = {}
     for record in records:
         spend = add_usage(spend, spend_update(record))

@@ -15,4 +15,8 @@ $AG eval --dataset "$DATA/hotpotqa_sample" --limit 50 --presets $PRESETS --out "
 $AG eval --dataset "$DATA/nomiracl" --language en --limit 60 --presets $PRESETS --out "$OUT/nomiracl_en"  # 30 + 30
 $AG eval --dataset "$DATA/nomiracl" --language id --limit 60 --presets $PRESETS --out "$OUT/nomiracl_id"  # 30 + 30
 $AG eval --dataset "$DATA/nq_open_oracle" --limit 50 --presets $PRESETS --out "$OUT/nq_open_oracle"  # pooled gold passages
+# Preset C (A + pairwise LLM reranker, ~2x A's time) where time allowed: the three smaller sets.
+$AG eval --dataset "$DATA/crag_sample" --presets C --out "$OUT/crag_sample"
+$AG eval --dataset "$DATA/hotpotqa_sample" --limit 50 --presets C --out "$OUT/hotpotqa"
+$AG eval --dataset "$DATA/clapnq" --limit 80 --presets C --out "$OUT/clapnq"
 $AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 40 --out "$OUT/halueval_judge"

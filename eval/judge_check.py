@@ -1,9 +1,9 @@
 """How good is the judge? HaluEval QA: accept the right answer, reject the hallucinated one.
 
-For each HaluEval item the judge (the same prompts `judge_system` / `judge_user`, the same
-one-word verdict parser `agents.judge.parse_verdict`, the same single re-ask with `judge_retry`
-when the reply names no verdict) sees the item's knowledge passage, the question and, in two
-separate calls, the right answer and the hallucinated answer.
+For each HaluEval item the judge (the judge node's prompts, verdict reader and single re-ask for
+the configured `judge_style`: `agents.judge.judge_messages` / `read_verdict`) sees the item's
+knowledge passage, the question and, in two separate calls, the right answer and the
+hallucinated answer.
 
 * accept_right_rate: share of right answers judged SUPPORTED;
 * reject_hallucinated_rate: share of hallucinated answers judged UNSUPPORTED or PARTIAL (PARTIAL
@@ -23,18 +23,18 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage
 
-from anchorgate.agents.judge import JUDGE_MAX_TOKENS, parse_verdict
+from anchorgate.agents.judge import JUDGE_MAX_TOKENS, judge_messages, read_verdict, reask_message
 from anchorgate.api import resolve_config
 from anchorgate.eval.errors import EvalDataError
 from anchorgate.eval.llm_cache import SqliteJsonCache
 from anchorgate.eval.runner import cache_file, cache_namespace, load_eval_dataset
 from anchorgate.graph.config import Config
-from anchorgate.prompts import render
 from anchorgate.tools.datasets import QAItem
 from anchorgate.tools.documents import Chunk
 from anchorgate.tools.llm import load_chat_model
+from anchorgate.tools.llm_calls import first_token_candidates
 from anchorgate.tools.packing import pack_context
 from anchorgate.tools.usage import usage_record
 
@@ -53,11 +53,7 @@ async def judge_once(
     model: BaseChatModel, config: Config, documents: str, question: str, answer: str
 ) -> dict[str, Any]:
     """One verdict (with the judge's re-ask on an unparseable reply) and its token usage."""
-    messages: list[BaseMessage] = [
-        SystemMessage(render("judge_system", config.prompt_overrides)),
-        HumanMessage(render("judge_user", config.prompt_overrides, documents=documents, question=question,
-                            answer=answer)),
-    ]  # fmt: skip
+    messages = judge_messages(config, documents, question, answer)
     prompt = completion = 0
     label: str | None = None
     for _attempt in range(config.judge_retries + 1):
@@ -65,12 +61,12 @@ async def judge_once(
         record = usage_record("judge", messages, reply)
         prompt, completion = prompt + record["prompt"], completion + record["completion"]
         logprobs = reply.response_metadata.get("logprobs")
-        verdict = parse_verdict(str(reply.content), logprobs if isinstance(logprobs, list) else None)
+        logprobs = logprobs if isinstance(logprobs, list) else None
+        verdict = read_verdict(config, str(reply.content), logprobs, first_token_candidates(reply))
         if verdict is not None:
             label = verdict.label
             break
-        retry = HumanMessage(render("judge_retry", config.prompt_overrides))
-        messages = [*messages, AIMessage(str(reply.content)), retry]
+        messages = [*messages, AIMessage(str(reply.content)), reask_message(config)]
     return {"label": label, "prompt": prompt, "completion": completion}
 
 

@@ -17,6 +17,7 @@ from anchorgate.tools.errors import ConfigError
 
 GateMode = Literal["none", "baug"]
 JudgePolicy = Literal["never", "gray_zone", "always"]
+JudgeStyle = Literal["verdict", "yes_no"]
 RetrievalMode = Literal["dense", "hybrid"]
 FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
@@ -86,6 +87,12 @@ class Config:
     overlap_tau: float = _f(0.45, "Support overlap needed to STOP.")
     gray_zone: tuple[float, float] = _f((0.3, 0.45), "Overlap range where the judge is consulted.")
     judge_policy: JudgePolicy = _f("never", "When the LLM judge is called: never, gray_zone, always.")
+    judge_style: JudgeStyle = _f(
+        "verdict",
+        "verdict = one word SUPPORTED/PARTIAL/UNSUPPORTED; yes_no = P(YES) from the first token's logprobs"
+        " against judge_accept_p (more accurate with the packaged model: BENCHMARKS.md; no PARTIAL, so no REFLECT).",
+    )
+    judge_accept_p: float = _f(0.3, "yes_no judge: P(YES) / (P(YES) + P(NO)) at or above this is SUPPORTED.")
     judge_max_calls: int = _f(1, "Most judge calls per question.")
     novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.")
     support_threshold: float = _f(0.5, "Claim support score (0.6 lexical + 0.4 semantic) that counts as supported.")
@@ -101,7 +108,7 @@ class Config:
     abstain_p_max: float = _f(
         1.0,
         "Abstain (ABSTAIN_MODEL_UNSURE) when the model's first-token probability of replying"
-        " \"I don't know\" is above this, even though it answered; 1.0 = off.",
+        ' "I don\'t know" is above this, even though it answered; 1.0 = off.',
     )
     # --- generation ------------------------------------------------------------------------------
     temperature: float = _f(0.0, "Sampling temperature of every LLM call (0 = deterministic).")
@@ -153,8 +160,9 @@ class Config:
             raise ConfigError(f"mmr_redundancy_floor must be below 1.0 (got {self.mmr_redundancy_floor})")
         if self.dense_weight > 1.0:
             raise ConfigError(f"dense_weight is a share, at most 1.0 (got {self.dense_weight})")
-        if self.abstain_p_max > 1.0:
-            raise ConfigError(f"abstain_p_max is a probability, at most 1.0 (got {self.abstain_p_max})")
+        for name in ("abstain_p_max", "judge_accept_p"):
+            if getattr(self, name) > 1.0:
+                raise ConfigError(f"{name} is a probability, at most 1.0 (got {getattr(self, name)})")
         if self.max_rounds < 1:
             raise ConfigError("max_rounds must be at least 1")
 

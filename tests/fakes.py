@@ -28,7 +28,8 @@ class ScriptedChatModel(BaseChatModel):
     delay_s: float = 0.0
     prompts: list[str] = Field(default_factory=list)
     max_tokens_seen: list[int] = Field(default_factory=list)
-    first_tokens: list[tuple[str, float]] | None = None  # reported like the llama.cpp model does
+    # first-position candidates, reported like the llama.cpp model does (or a function of the prompt)
+    first_tokens: list[tuple[str, float]] | Callable[[str], list[tuple[str, float]]] | None = None
 
     @property
     def _llm_type(self) -> str:
@@ -60,7 +61,8 @@ class ScriptedChatModel(BaseChatModel):
             prompt_tokens, completion_tokens = count_tokens(prompt), count_tokens(text)
             usage = {"input_tokens": prompt_tokens, "output_tokens": completion_tokens,
                      "total_tokens": prompt_tokens + completion_tokens}
-        metadata = {"first_tokens": [list(t) for t in self.first_tokens]} if self.first_tokens else {}
+        first = self.first_tokens(prompt) if callable(self.first_tokens) else self.first_tokens
+        metadata = {"first_tokens": [list(t) for t in first]} if first else {}
         message = AIMessage(content=text, usage_metadata=usage, response_metadata=metadata)  # type: ignore[arg-type]
         return ChatResult(generations=[ChatGeneration(message=message)])
 

@@ -246,6 +246,22 @@ def dragin_confidence(
     return GenerationConfidence(conf, mean_h, normalized, len(lists), False, conf < threshold)
 
 
+def yes_probability(first_tokens: Sequence[tuple[str, float]] | None) -> float | None:
+    """P(YES) / (P(YES) + P(NO)) over the first position's candidates ("YES", "Yes", " yes", …).
+
+    A small model's greedy yes/no is dominated by its bias; the ratio of the two masses still ranks
+    supported answers above unsupported ones (BENCHMARKS.md, judge check). None when neither word
+    is among the candidates or the model reported none.
+    """
+    masses = {"yes": 0.0, "no": 0.0}
+    for text, logprob in first_tokens or []:
+        word = text.strip().lower()
+        if word in masses and math.isfinite(logprob):
+            masses[word] += math.exp(logprob)
+    total = masses["yes"] + masses["no"]
+    return round(masses["yes"] / total, 4) if total > 0 else None
+
+
 def abstain_probability(first_tokens: Sequence[tuple[str, float]] | None, refusal: str) -> float | None:
     """Probability that the reply starts as `refusal` ("I don't know"): the first position's mass
     on tokens that begin it. None when the model reported no candidates.

@@ -48,15 +48,18 @@ class CallOutcome:
         Our llama.cpp model reports `first_tokens`; OpenAI-compatible models report
         `logprobs.content[0].top_logprobs`.
         """
-        if self.reply is None:
-            return None
-        meta = self.reply.response_metadata
-        if isinstance(meta.get("first_tokens"), list):
-            return [(str(text), float(lp)) for text, lp in meta["first_tokens"]]
-        content = meta.get("logprobs", {}).get("content") if isinstance(meta.get("logprobs"), dict) else None
-        if content and isinstance(content[0], dict) and content[0].get("top_logprobs"):
-            return [(str(c["token"]), float(c["logprob"])) for c in content[0]["top_logprobs"]]
-        return None
+        return first_token_candidates(self.reply) if self.reply is not None else None
+
+
+def first_token_candidates(reply: BaseMessage) -> list[tuple[str, float]] | None:
+    """A reply's first-position candidates (token text, logprob), in either reporting format."""
+    meta = reply.response_metadata
+    if isinstance(meta.get("first_tokens"), list):
+        return [(str(text), float(lp)) for text, lp in meta["first_tokens"]]
+    content = meta.get("logprobs", {}).get("content") if isinstance(meta.get("logprobs"), dict) else None
+    if content and isinstance(content[0], dict) and content[0].get("top_logprobs"):
+        return [(str(c["token"]), float(c["logprob"])) for c in content[0]["top_logprobs"]]
+    return None
 
 
 async def counted_call(

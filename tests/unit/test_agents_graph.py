@@ -202,3 +202,20 @@ async def test_fusion_settings_reach_the_retriever_workers(tmp_path: Path, monke
     result = await _ask(tmp_path, model, "What do owls hunt at night?", "A", fusion="weighted", dense_weight=0.8)
     assert result["decision"] == "STOP" and result["citations"][0]["title"] == "Owls"
     assert seen and all(k["fusion"] == "weighted" and k["dense_weight"] == 0.8 for k in seen)
+
+
+async def test_yes_no_judge_reads_the_yes_probability_not_the_greedy_word(tmp_path: Path) -> None:
+    # Greedy says NO, but P(YES) / (P(YES) + P(NO)) = 0.4: SUPPORTED at the 0.3 default, not at 0.5.
+    def reply(prompt: str) -> str:
+        return "NO" if "YES or NO" in prompt else "Owls hunt mice at night [1]."
+
+    model = ScriptedChatModel(script=reply, report_usage=True)
+    model.first_tokens = [("NO", math.log(0.54)), ("YES", math.log(0.27)), ("Yes", math.log(0.09))]
+    accepted = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="yes_no")
+    assert accepted["telemetry"]["judge"]["label"] == "SUPPORTED"
+    assert accepted["telemetry"]["judge"]["confidence"] == pytest.approx(0.4, abs=1e-4)
+    assert (accepted["decision"], accepted["reason"]) == ("STOP", "STOP_OVERLAP_OK")
+    strict = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="yes_no", judge_accept_p=0.5)
+    assert strict["telemetry"]["judge"]["label"] == "UNSUPPORTED"
+    assert (strict["decision"], strict["reason"]) == ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED")
+    assert not any(c["stage"] == "reflect" for c in strict["telemetry"]["calls"])

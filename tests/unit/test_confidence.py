@@ -18,6 +18,7 @@ from anchorgate.tools.confidence import (
     retrieval_confidence,
     token_entropy,
     validate_rewrite,
+    yes_probability,
 )
 
 
@@ -53,10 +54,15 @@ def test_extract_entities() -> None:
     assert extract_entities("Who won the US Open in 2019?") == {"us open", "2019"}
     assert extract_entities("Siapa juara AO 2019?") == {"ao", "2019"}
     assert extract_entities('Explain "global interpreter lock" in CPython 3.12') == {
-        "global interpreter lock", "cpython", "3.12",
+        "global interpreter lock",
+        "cpython",
+        "3.12",
     }
     assert extract_entities("What was the revenue of Apple Inc. in Q1 2024, up 5.5%?") == {
-        "apple inc", "q1", "2024", "5.5%",
+        "apple inc",
+        "q1",
+        "2024",
+        "5.5%",
     }
 
 
@@ -70,8 +76,9 @@ def test_rewrite_blocked_on_changed_entities() -> None:
     rewrite = extract_entities("Who won the US Open in 2019?")
     decision = validate_rewrite(0.95, original, rewrite, 0.2, 0.2, {"a"}, {"a"})
     assert decision.reason == "BLOCK_ENTITIES"
-    same = validate_rewrite(0.95, original, extract_entities("Which player won the AO 2019 title?"), 0.2, 0.2,
-                            {"a"}, {"a"})
+    same = validate_rewrite(
+        0.95, original, extract_entities("Which player won the AO 2019 title?"), 0.2, 0.2, {"a"}, {"a"}
+    )
     assert same.accepted
 
 
@@ -156,3 +163,20 @@ def test_abstain_probability_sums_the_tokens_that_start_the_refusal() -> None:
     assert abstain_probability([("I don", math.log(0.9))], "I don't know") == pytest.approx(0.9, abs=1e-4)
     assert abstain_probability([(" ", 0.0), ("Paris", -0.01)], "I don't know") == 0.0
     assert abstain_probability(None, "I don't know") is None and abstain_probability([], "I don't know") is None
+
+
+def test_yes_probability_pools_the_spellings_of_each_word() -> None:
+    first = [("NO", math.log(0.5)), ("YES", math.log(0.2)), (" Yes", math.log(0.05)), ("no", math.log(0.05))]
+    assert yes_probability(first) == pytest.approx(0.25 / 0.8, abs=1e-4)
+    assert yes_probability([("Maybe", math.log(0.9))]) is None
+    assert yes_probability(None) is None
+
+
+def test_yes_no_verdict_falls_back_to_the_greedy_word_without_candidates() -> None:
+    from anchorgate.agents.judge import parse_yes_no
+
+    assert parse_yes_no("YES.", None, 0.3) == parse_yes_no("yes", [], 0.3)
+    assert parse_yes_no("YES.", None, 0.3).label == "SUPPORTED"  # type: ignore[union-attr]
+    assert parse_yes_no("No, it does not.", None, 0.3).confidence is None  # type: ignore[union-attr]
+    assert parse_yes_no("Probably.", None, 0.3) is None
+    assert parse_yes_no("Probably.", [("NO", math.log(0.6)), ("YES", math.log(0.3))], 0.3).label == "SUPPORTED"  # type: ignore[union-attr]

@@ -8,6 +8,7 @@ report files (metrics.json, report.md with the met/not-met table, PNG plots).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -275,6 +276,24 @@ def test_judge_accuracy_on_halueval(tmp_path: Path) -> None:
     assert result["reject_hallucinated_rate"] == 0.5 and result["accuracy"] == 0.75
     assert result["labels"]["hallucinated"] == {"UNSUPPORTED": 1, "SUPPORTED": 1}
     assert len(model.prompts) == 5 and result["tokens"]["prompt"] > 0  # one re-ask for the unparseable reply
+
+
+def test_yes_no_judge_accuracy_uses_the_yes_probability(tmp_path: Path) -> None:
+    from anchorgate.eval.judge_check import judge_accuracy
+
+    path = tmp_path / "qa_toy_data.json"
+    row = {"knowledge": "Owls hunt mice at night.", "question": "What do owls hunt?", "right_answer": "Mice",
+           "hallucinated_answer": "Bamboo"}  # fmt: skip
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+
+    def candidates(prompt: str) -> list[tuple[str, float]]:
+        p_yes = 0.35 if "Answer: Mice" in prompt else 0.1  # greedy says NO to both
+        return [("NO", math.log(1 - p_yes)), ("YES", math.log(p_yes))]
+
+    model = ScriptedChatModel(script=lambda prompt: "NO", first_tokens=candidates)
+    result = judge_accuracy(path, None, "local", overrides={"judge_style": "yes_no"}, model=model, llm_cache="")
+    assert result["accuracy"] == 1.0 and result["labels"]["right"] == {"SUPPORTED": 1}
+    assert all("YES or NO" in p for p in model.prompts) and len(model.prompts) == 2
 
 
 def test_cli_bad_dataset_is_one_line_exit_65(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
