@@ -36,11 +36,15 @@ _A: dict[str, Any] = {
 }
 
 # B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.
+# The judge asks yes/no and reads P(YES): with the packaged model the three-way verdict labelled
+# 95 % of right and of hallucinated HaluEval answers PARTIAL (accuracy 0.50, and a reflect call
+# each); P(YES) ≥ 0.3 scores 0.71 on held-out items (BENCHMARKS.md).
 _B: dict[str, Any] = {
     **_A,
     "max_rounds": 2,
     "use_hyde": True,
     "judge_policy": "always",
+    "judge_style": "yes_no",
     "list_reserve_main": 5,
     "list_reserve_extra": 3,
 }

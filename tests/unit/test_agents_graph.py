@@ -40,6 +40,8 @@ def _replier(answer: str, verdict: str = "SUPPORTED") -> ScriptedChatModel:
     def reply(prompt: str) -> str:
         if "Verdict" in prompt:
             return verdict
+        if "YES or NO" in prompt:  # preset B's yes/no judge (greedy word: the fake reports no logprobs)
+            return "YES" if verdict == "SUPPORTED" else "NO"
         if "Passage A" in prompt and "Passage B" in prompt:
             return "Passage A"
         if "Paragraph:" in prompt:
@@ -98,7 +100,7 @@ async def test_partial_verdict_reflects_once(tmp_path: Path) -> None:
         return "Owls hunt mice at night and sing opera [1]. They also brew tea [1]."
 
     model = ScriptedChatModel(script=reply, report_usage=True)
-    result = await _ask(tmp_path, model, "What do owls hunt at night?", "B")
+    result = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="verdict")
     assert [g["action"] for g in result["telemetry"]["gate"]][:2] == ["REFLECT", "STOP"]
     assert replies["n"] == 1 and "opera" not in result["answer"]
 
