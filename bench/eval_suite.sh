@@ -19,4 +19,6 @@ $AG eval --dataset "$DATA/nq_open_oracle" --limit 50 --presets $PRESETS --out "$
 $AG eval --dataset "$DATA/crag_sample" --presets C --out "$OUT/crag_sample"
 $AG eval --dataset "$DATA/hotpotqa_sample" --limit 50 --presets C --out "$OUT/hotpotqa"
 $AG eval --dataset "$DATA/clapnq" --limit 80 --presets C --out "$OUT/clapnq"
-$AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 40 --out "$OUT/halueval_judge"
+$AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 100 --out "$OUT/halueval_judge_100_verdict"
+$AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 100 --set judge_style=yes_no \
+    --out "$OUT/halueval_judge_100_yes_no"  # preset B's judge

@@ -66,12 +66,26 @@ def main(root: Path) -> None:
         print(f"### {path.parent.name}\n")
         print(dataset_table(metrics))
         print()
-    for path in sorted(root.glob("*/judge_check.json")):
-        print(f"### {path.parent.name}\n")
-        print("```json")
-        summary = {k: v for k, v in json.loads(path.read_text()).items() if k not in ("items", "per_item")}
-        print(json.dumps(summary, indent=2))
-        print("```\n")
+    checks = sorted(root.glob("*/judge_check.json"))
+    if checks:
+        print("### judge checks\n")
+        print("| run | items | accuracy | accepts right | rejects hallucinated (strict) | labels right / hallucinated "
+              "| prompt tokens |")  # fmt: skip
+        print("|---|---|---|---|---|---|---|")
+        for path in checks:
+            print(judge_row(path.parent.name, json.loads(path.read_text())))
+        print()
+
+
+def judge_row(name: str, check: dict[str, Any]) -> str:
+    """One table row of a `--judge-check` result."""
+    labels = " / ".join(
+        ", ".join(f"{label} {count}" for label, count in sorted(check["labels"].get(kind, {}).items()))
+        for kind in ("right", "hallucinated")
+    )
+    return (f"| {name} | {check['items']} | {check['accuracy']} | {check['accept_right_rate']} | "
+            f"{check['reject_hallucinated_rate']} ({check['reject_hallucinated_strict_rate']}) | {labels} | "
+            f"{check['tokens']['prompt']} |")  # fmt: skip
 
 
 if __name__ == "__main__":

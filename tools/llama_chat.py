@@ -70,7 +70,9 @@ class LlamaCppChat(BaseChatModel):
 
     @property
     def _identifying_params(self) -> dict[str, Any]:
-        return {"model_path": self.model_path, "n_ctx": self.n_ctx, "seed": self.seed}
+        # "decoding" keys the LLM cache: replies decoded with KV prefix reuse (before it was turned
+        # off) are not replayed as if they were this decoder's.
+        return {"model_path": self.model_path, "n_ctx": self.n_ctx, "seed": self.seed, "decoding": "whole-prompt"}
 
     def count_prompt_tokens(self, messages: Sequence[BaseMessage]) -> int:
         """Exact content tokens by the model's own tokenizer, plus the chat-template overhead."""
@@ -118,6 +120,10 @@ class LlamaCppChat(BaseChatModel):
         first: list[tuple[str, float]] | None = None
         finish = "length"
         self._llama.set_seed(self.seed)
+        # Never reuse the KV cache of the previous prompt: a prompt evaluated as "cached prefix +
+        # suffix" gets slightly different logits than the same prompt evaluated whole, which flipped
+        # greedy choices, so a question's answer depended on the question asked before it.
+        self._llama.reset()
         generator = self._llama.generate(prompt, top_k=1, temp=0.0, repeat_penalty=1.0, reset=True)
         for token in generator:
             if self.top_logprobs > 0:

@@ -115,3 +115,21 @@ def test_cli_bad_input_is_one_line_and_an_exit_code(args: list[str], code: int, 
     assert completed.returncode == code
     assert message in completed.stderr and "Traceback" not in completed.stderr
     assert completed.stderr.strip().startswith("error:")
+
+
+def test_a_reply_does_not_depend_on_the_prompt_asked_before_it() -> None:
+    # Two prompts sharing a long prefix: llama.cpp would reuse the first one's KV cache for the
+    # second, whose logits then differ slightly from a whole evaluation (and greedy ties can flip).
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    from anchorgate.tools.llm import load_chat_model
+
+    passage = " ".join(f"Sentence {i}: the pass statement is a null operation, a placeholder." for i in range(30))
+    first = [SystemMessage(f"Answer from this passage.\n{passage}"), HumanMessage("What is pass used for?")]
+    second = [SystemMessage(f"Answer from this passage.\n{passage}"), HumanMessage("Does pass do anything?")]
+    model = load_chat_model("local", max_tokens=12)
+    alone = model.invoke(second)
+    model.invoke(first)
+    after_first = model.invoke(second)
+    assert after_first.content == alone.content
+    assert after_first.response_metadata["logprobs"] == alone.response_metadata["logprobs"]
