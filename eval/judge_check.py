@@ -56,6 +56,7 @@ async def judge_once(
     messages = judge_messages(config, documents, question, answer)
     prompt = completion = 0
     label: str | None = None
+    confidence: float | None = None
     for _attempt in range(config.judge_retries + 1):
         reply = await model.ainvoke(messages, max_tokens=JUDGE_MAX_TOKENS)
         record = usage_record("judge", messages, reply)
@@ -64,10 +65,10 @@ async def judge_once(
         logprobs = logprobs if isinstance(logprobs, list) else None
         verdict = read_verdict(config, str(reply.content), logprobs, first_token_candidates(reply))
         if verdict is not None:
-            label = verdict.label
+            label, confidence = verdict.label, verdict.confidence
             break
         messages = [*messages, AIMessage(str(reply.content)), reask_message(config)]
-    return {"label": label, "prompt": prompt, "completion": completion}
+    return {"label": label, "confidence": confidence, "prompt": prompt, "completion": completion}
 
 
 def _rate(hits: int, total: int) -> float | None:
@@ -88,7 +89,21 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "reject_hallucinated_strict_rate": _rate(strict, n),
         "labels": {kind: dict(Counter(str(r[kind]) for r in rows)) for kind in ("right", "hallucinated")},
         "malformed": sum((r["right"] is None) + (r["hallucinated"] is None) for r in rows),
+        "confidence_auc": confidence_auc(rows),
     }
+
+
+def confidence_auc(rows: list[dict[str, Any]]) -> float | None:
+    """How often a right answer's judge confidence beats a hallucinated one's (ties count half).
+
+    Meaningful for `judge_style=yes_no`, whose confidence is P(YES); None when any is missing.
+    """
+    right = [r.get("right_confidence") for r in rows]
+    wrong = [r.get("hallucinated_confidence") for r in rows]
+    if not rows or any(v is None for v in [*right, *wrong]):
+        return None
+    wins = sum((a > b) + 0.5 * (a == b) for a in right for b in wrong)  # type: ignore[operator]
+    return round(wins / (len(right) * len(wrong)), 4)
 
 
 async def _judge_all(
@@ -106,7 +121,10 @@ async def _judge_all(
         for result in (right, wrong):
             tokens["prompt"] += result["prompt"]
             tokens["completion"] += result["completion"]
-        rows.append({"id": item.id, "right": right["label"], "hallucinated": wrong["label"]})
+        rows.append({
+            "id": item.id, "right": right["label"], "hallucinated": wrong["label"],
+            "right_confidence": right["confidence"], "hallucinated_confidence": wrong["confidence"],
+        })  # fmt: skip
     return rows, tokens
 
 

@@ -293,6 +293,7 @@ def test_yes_no_judge_accuracy_uses_the_yes_probability(tmp_path: Path) -> None:
     model = ScriptedChatModel(script=lambda prompt: "NO", first_tokens=candidates)
     result = judge_accuracy(path, None, "local", overrides={"judge_style": "yes_no"}, model=model, llm_cache="")
     assert result["accuracy"] == 1.0 and result["labels"]["right"] == {"SUPPORTED": 1}
+    assert result["confidence_auc"] == 1.0 and result["per_item"][0]["right_confidence"] == 0.35
     assert all("YES or NO" in p for p in model.prompts) and len(model.prompts) == 2
 
 
