@@ -70,8 +70,8 @@ def main(root: Path) -> None:
     if checks:
         print("### judge checks\n")
         print("| run | items | accuracy | accepts right | rejects hallucinated (strict) | labels right / hallucinated "
-              "| prompt tokens |")  # fmt: skip
-        print("|---|---|---|---|---|---|---|")
+              "| confidence AUC | prompt tokens |")  # fmt: skip
+        print("|---|---|---|---|---|---|---|---|")
         for path in checks:
             print(judge_row(path.parent.name, json.loads(path.read_text())))
         print()
@@ -85,7 +85,7 @@ def judge_row(name: str, check: dict[str, Any]) -> str:
     )
     return (f"| {name} | {check['items']} | {check['accuracy']} | {check['accept_right_rate']} | "
             f"{check['reject_hallucinated_rate']} ({check['reject_hallucinated_strict_rate']}) | {labels} | "
-            f"{check['tokens']['prompt']} |")  # fmt: skip
+            f"{check.get('confidence_auc', '–')} | {check['tokens']['prompt']} |")  # fmt: skip
 
 
 if __name__ == "__main__":

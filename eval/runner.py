@@ -46,7 +46,7 @@ from anchorgate.tools.support import support_report
 CACHE_FILE = "llm_cache.sqlite"
 TELEMETRY_KEYS = (
     "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
-    "invalid_citations", "question_type", "evidence_seen", "overflow", "passes",
+    "invalid_citations", "citation_repairs", "question_type", "evidence_seen", "overflow", "passes",
 )  # fmt: skip
 
 
