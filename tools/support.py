@@ -147,43 +147,43 @@ def repair_citations(
     """
     if is_idk(answer) or not context:
         return answer, []
-    pieces = _claim_pieces(answer)
-    rebuilt, repairs = [], []
-    for piece in pieces:
-        joined = " ".join(piece)
-        fix = _recited(strip_citations(joined), cited_numbers(joined), context, embeddings, threshold)
-        if fix is None:
-            rebuilt.append(joined)
-            continue
-        repairs.append(fix)
-        rebuilt.append(_with_single_marker(joined, fix["to"]))
-    if not repairs:
+    pieces = [" ".join(piece) for piece in _claim_pieces(answer)]
+    _overlap, claims = support_report(answer, context, embeddings, threshold)  # one batched pass
+    if len(claims) != len(pieces):
+        return answer, []  # claims and sentences do not line up: never guess
+    # Only a claim that cites a marker and is not supported by it is worth scoring against every passage.
+    todo = [i for i, (piece, claim) in enumerate(zip(pieces, claims, strict=True))
+            if not claim.supported and cited_numbers(piece)]  # fmt: skip
+    if not todo:
         return answer, []
-    return " ".join(rebuilt), repairs
+    scores = _scores_per_passage([claims[i].text for i in todo], context, embeddings)
+    repairs = []
+    for i, row in zip(todo, scores, strict=True):
+        best_score, best_n = max((score, -int(p["n"])) for score, p in zip(row, context, strict=True))
+        if best_score >= threshold:
+            repairs.append({"claim": claims[i].text, "from": cited_numbers(pieces[i]), "to": -best_n,
+                            "score": round(best_score, 4)})  # fmt: skip
+            pieces[i] = _with_single_marker(pieces[i], -best_n)
+    return (" ".join(pieces), repairs) if repairs else (answer, [])
 
 
-def _recited(
-    claim: str, numbers: list[int], context: Sequence[dict[str, Any]], embeddings: Embeddings | None, threshold: float
-) -> dict[str, Any] | None:
-    """{claim, from, to, score} when `claim` cites markers that do not support it and one passage does."""
-    if not numbers or not claim:
-        return None
-    by_number = {int(p["n"]): p for p in context}
-    cited = [by_number[n] for n in numbers if n in by_number]
-    candidates = [[p] for p in context]
-    scores = _claim_scores(claim, [cited, *candidates], embeddings)
-    if cited and scores[0] >= threshold:
-        return None
-    best_score, best_n = max((s, -int(p[0]["n"])) for s, p in zip(scores[1:], candidates, strict=True))
-    if best_score < threshold:
-        return None
-    return {"claim": claim, "from": numbers, "to": -best_n, "score": round(best_score, 4)}
-
-
-def _claim_scores(claim: str, passage_sets: list[list[dict[str, Any]]], embeddings: Embeddings | None) -> list[float]:
-    """The support score of one claim against each set of passages (0 for an empty set)."""
-    semantic = _semantic_scores([claim] * len(passage_sets), passage_sets, embeddings)
-    return [_combined_score(claim, passages, sem)[1] for passages, sem in zip(passage_sets, semantic, strict=True)]
+def _scores_per_passage(
+    claims: list[str], context: Sequence[dict[str, Any]], embeddings: Embeddings | None
+) -> list[list[float]]:
+    """Support score of each claim against each single passage; every text is embedded once."""
+    sentence_lists = [[s.text for s in split_sentences(p["text"])] for p in context]
+    semantic = np.zeros((len(claims), len(context)), dtype="float32")
+    flat = [s for group in sentence_lists for s in group]
+    if embeddings is not None and flat:
+        vectors = np.asarray(embeddings.embed_documents([*claims, *flat]), dtype="float32")
+        similarity = vectors[: len(claims)] @ vectors[len(claims) :].T
+        offset = 0
+        for j, group in enumerate(sentence_lists):
+            if group:
+                semantic[:, j] = np.maximum(0.0, similarity[:, offset : offset + len(group)].max(axis=1))
+            offset += len(group)
+    return [[_combined_score(claim, [p], float(semantic[i, j]))[1] for j, p in enumerate(context)]
+            for i, claim in enumerate(claims)]  # fmt: skip
 
 
 def _combined_score(claim: str, passages: list[dict[str, Any]], semantic: float) -> tuple[float, float]:
