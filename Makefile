@@ -4,8 +4,9 @@
 setup:
 	bash scripts/setup.sh
 
+# Preset A (the default): anchors, hybrid retrieval, the gate's decision and reason, the token spend.
 demo: setup
-	.venv/bin/anchorgate ask "What does the pass statement do?"
+	.venv/bin/anchorgate ask "What does the pass statement do?" --preset A
 
 test: setup
 	.venv/bin/ruff check anchorgate graph agents tools prompts eval tests bench

@@ -1,8 +1,10 @@
 """Anchor predictor: the question's anchors and type, and the first pass's worker queries.
 
-Anchors are extracted by deterministic rules (tools/anchors.py); each confident one gets its own
+Anchors are extracted by deterministic rules (tools/anchors/); each confident one gets its own
 retriever worker, and the full question always gets one, so nothing outside the anchors is lost.
 Workers beyond `max_anchor_workers` are not sent; the overflow is recorded, not dropped silently.
+Anchors go into the state as dicts {text, kind, essential, confidence, aliases, inferred}; `inferred`
+marks an anchor guessed without capitalisation cues, which the gate retries for but never abstains for.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ async def predict_anchors(state: State, runtime: Runtime[Config]) -> dict[str, A
     else:
         queries, overflow = [{"worker": "question", "query": question, "dense_query": question}], []
     return {
-        "anchors": [asdict(a) for a in anchors],
+        "anchors": [asdict(a) for a in anchors],  # {text, kind, essential, confidence, aliases, inferred}
         "question_type": question_type(question),
         "round": 1,
         "pass_no": 1,

@@ -28,6 +28,13 @@ LOGGED_SIGNALS = (
     "tokens_left",
     "rounds_left",
     "idk",
+    "draft_status",
+    "non_answer",
+    "quote_verified",
+    "answer_grounding",
+    "top_relevance",
+    "answer_type_present",
+    "evidence_strong",
 )
 
 

@@ -44,9 +44,16 @@ def _telemetry(state: State, config: Config, decision: str, reason: str, extra: 
         "overflow": state.get("overflow", []),
         "citation_repairs": state.get("citation_repairs", []),
         "draft": state.get("draft", ""),
+        "draft_structure": state.get("draft_structure"),
         "hyde": state.get("hyde_text", ""),
         **extra,
     }
+
+
+def with_verified_quotes(citations: list[dict[str, Any]], structure: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Citations whose quote is the sentence the model copied and we found in that passage."""
+    found = {q["found_in"]: q["match"] for q in (structure or {}).get("quotes", []) if q.get("found_in") is not None}
+    return [{**c, "quote": found[c["n"]], "verified": True} if c["n"] in found else c for c in citations]
 
 
 async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -61,6 +68,7 @@ async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         if config.drop_unsupported:
             answer, dropped = keep_supported(answer, state.get("signals", {}).get("claims", []))
         citations, invalid = resolve_citations(answer, state.get("context", []))
+        citations = with_verified_quotes(citations, state.get("draft_structure"))
     short = short_answer_span(state["question"], strip_citations(answer)) if decision == "STOP" else ""
     extra = {"invalid_citations": invalid, "dropped_unsupported_sentences": dropped}
     return {

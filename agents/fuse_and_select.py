@@ -27,7 +27,7 @@ from anchorgate.tools.hybrid import HybridSearcher
 from anchorgate.tools.packing import pack_context
 from anchorgate.tools.pruning import PruningSettings, prune_chunks
 from anchorgate.tools.rerank import PairwiseLLMReranker, PointwiseEmbeddingReranker, Reranker, SequentialReranker
-from anchorgate.tools.selection import SelectionSettings, select
+from anchorgate.tools.selection import SelectionSettings, select, unique_by_content
 from anchorgate.tools.services import Services, aservices_for
 from anchorgate.tools.usage import totals
 
@@ -76,7 +76,8 @@ def selection_scores(pool: Sequence[Evidence], config: Config) -> list[float]:
 
 def fused_pool(evidence: Sequence[Evidence], pool_k: int, bridge_weight: float = 1.0) -> list[Evidence]:
     """The pool: RRF over each worker's ranking (stable ties by chunk id); the bridge hop's
-    ranking counts `bridge_weight` times (it is one worker, but it follows the best hits' links)."""
+    ranking counts `bridge_weight` times (it is one worker, but it follows the best hits' links).
+    Of chunks with the same text (in different documents) only the best-fused one is kept."""
     rankings: dict[str, list[tuple[int, str]]] = {}
     for item in evidence:
         for worker, rank in item.get("ranks", {}).items():
@@ -85,7 +86,10 @@ def fused_pool(evidence: Sequence[Evidence], pool_k: int, bridge_weight: float =
     ordered = [[cid for _, cid in sorted(rankings[w])] for w in workers]
     fused = reciprocal_rank_fusion(ordered, weights=[bridge_weight if w == "bridge" else 1.0 for w in workers])
     by_id = {e["id"]: e for e in evidence}
-    return [by_id[cid] for cid, _ in fused[:pool_k]]
+    # One copy per content: a section two documents share (pydoc's "customization" inside
+    # "specialnames") would otherwise take two of the kept slots; the better-fused copy stays.
+    unique, _ = unique_by_content([by_id[cid] for cid, _ in fused], lambda e: str(e["text"]))
+    return unique[:pool_k]
 
 
 def selection_settings(config: Config) -> SelectionSettings:

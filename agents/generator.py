@@ -1,11 +1,20 @@
-"""Generator: answer only from the delimited evidence, citing passages as [n]."""
+"""Generator: answer only from the delimited evidence, citing passages as [n].
+
+Two answer styles (`Config.answer_style`):
+- `free`: one or two sentences with [n] markers (the baseline's single pass).
+- `quoted`: the model gives the shortest answer, then copies the sentence that states it
+  (`QUOTE [n]: …`); a llama.cpp grammar holds the local model to that shape. The quotes are
+  checked against the passages (`tools.quoted_draft`) and the draft the gate measures is the
+  answer with the markers of the passages its quotes were found in.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
@@ -13,7 +22,8 @@ from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer_text import IDK_ANSWER
 from anchorgate.tools.confidence import abstain_probability
-from anchorgate.tools.llm_calls import stage_call
+from anchorgate.tools.llm_calls import CallOutcome, stage_call
+from anchorgate.tools.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.support import repair_citations
 from anchorgate.tools.usage import spend_update
@@ -21,6 +31,8 @@ from anchorgate.tools.usage import spend_update
 # A small model sometimes starts copying the evidence block after its answer; a new passage
 # header or delimiter ends the answer instead of burning the completion budget.
 ANSWER_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:")
+# Quoted drafts span two lines (answer, QUOTE …): only a new passage header or delimiter ends them.
+QUOTED_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:", "\n\n")
 
 
 async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
@@ -32,14 +44,62 @@ async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
     return {"draft": repaired, "citation_repairs": repairs} if repairs else {"draft": text}
 
 
-async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
-    """One answer draft from the packed context; no call (empty draft) without context or budget."""
-    config = runtime.context
-    started = time.perf_counter()
-    if not state.get("context"):
-        elapsed = time.perf_counter() - started
-        return {"draft": "", "draft_logprobs": None, "draft_abstain_p": None, "latency": {"generate": elapsed}}
-    messages = [
+def quoted_update(text: str, context: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The draft and its checked structure for a quote-then-answer reply (never raises)."""
+    parsed = check_quotes(parse_draft(text), context)
+    structure = {**parsed.as_dict(), "grounding": answer_grounding(parsed, context), "raw": text[:2000]}
+    draft = user_answer(parsed) if parsed.status != "malformed" else (parsed.answer or text)
+    return {"draft": draft, "draft_structure": structure}
+
+
+async def quoted_recited(outcome: CallOutcome, state: State, config: Config) -> dict[str, Any]:
+    """`quoted_update`, then an answer its quote does not hold re-cited to the passage that does.
+
+    The model may quote one sentence and take the answer from another passage ("Latin", quoted
+    from the passage about the friar, found in the one about the translations): citation repair
+    points the marker at the passage that supports the answer, so support is measured there.
+    """
+    if outcome.reply is None:
+        return {"draft": ""}
+    update = quoted_update(outcome.text, state.get("context", []))
+    if update["draft_structure"]["status"] == "quoted" and update["draft_structure"]["grounding"] < 1.0:
+        update.update(await recited(update["draft"], state, config))
+    return update
+
+
+def quoted_messages(config: Config, documents: str, question: str, user_template: str) -> list[BaseMessage]:
+    """System instructions of the quoted style and the evidence + question turn."""
+    return [
+        SystemMessage(render("answer_quoted_system", config.prompt_overrides)),
+        HumanMessage(render(user_template, config.prompt_overrides, documents=documents, question=question)),
+    ]
+
+
+async def quoted_call(
+    state: State,
+    config: Config,
+    passages: Sequence[dict[str, Any]],
+    documents: str,
+    *,
+    stage: str,
+    user_template: str,
+) -> CallOutcome:
+    """One quote-then-answer call over `documents` (the rendered `passages`), held to a quote of theirs."""
+    return await stage_call(
+        (await aservices_for(config)).llm,
+        quoted_messages(config, documents, state["question"], user_template),
+        stage=stage,
+        usage=state.get("usage", {}),
+        token_budget=config.token_budget,
+        max_tokens=config.max_output_tokens,
+        timeout_s=config.llm_timeout_s,
+        stop=QUOTED_STOPS,
+        grammar=draft_grammar(passages),
+    )
+
+
+def _free_messages(state: State, config: Config) -> list[BaseMessage]:
+    return [
         SystemMessage(render("generate_system", config.prompt_overrides)),
         HumanMessage(
             render(
@@ -47,20 +107,39 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
             )
         ),
     ]
-    outcome = await stage_call(
-        (await aservices_for(config)).llm,
-        messages,
-        stage="generate",
-        usage=state.get("usage", {}),
-        token_budget=config.token_budget,
-        max_tokens=config.max_output_tokens,
-        timeout_s=config.llm_timeout_s,
-        stop=ANSWER_STOPS,
-    )
+
+
+async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
+    """One answer draft from the packed context; no call (empty draft) without context or budget."""
+    config = runtime.context
+    started = time.perf_counter()
+    if not state.get("context"):
+        elapsed = time.perf_counter() - started
+        return {"draft": "", "draft_logprobs": None, "draft_abstain_p": None, "latency": {"generate": elapsed}}
+    if config.answer_style == "quoted":
+        outcome = await quoted_call(
+            state, config, state["context"], state["context_text"], stage="generate", user_template="answer_quoted_user"
+        )
+        draft = await quoted_recited(outcome, state, config)
+        # the answer line comes first: its first token is the model's choice to answer or decline
+        abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
+    else:
+        outcome = await stage_call(
+            (await aservices_for(config)).llm,
+            _free_messages(state, config),
+            stage="generate",
+            usage=state.get("usage", {}),
+            token_budget=config.token_budget,
+            max_tokens=config.max_output_tokens,
+            timeout_s=config.llm_timeout_s,
+            stop=ANSWER_STOPS,
+        )
+        draft = await recited(outcome.text, state, config)
+        abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
     return {
-        **(await recited(outcome.text, state, config)),
+        **draft,
         "draft_logprobs": outcome.logprobs,
-        "draft_abstain_p": abstain_probability(outcome.first_tokens, IDK_ANSWER),
+        "draft_abstain_p": abstain_p,
         "calls": [outcome.record],
         "usage": spend_update(outcome.record),
         "latency": {"generate": time.perf_counter() - started},

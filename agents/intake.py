@@ -26,6 +26,7 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "draft": "",
         "draft_logprobs": None,
         "draft_abstain_p": None,
+        "draft_structure": None,
         "signals": {},
         "gate_decision": {},
         "judge": None,

@@ -5,6 +5,10 @@ from a one-word verdict (SUPPORTED / PARTIAL / UNSUPPORTED); a reply that names 
 retried once with a stricter instruction, then recorded as malformed (no verdict). Confidence is
 the probability of the verdict's first token when the model reports logprobs.
 
+`judge_style=quote` does not ask for an opinion at all: the reader answers the question again
+from the judged passages in the quoted style (`tools.quoted_draft`), and the draft is SUPPORTED
+when its answer agrees with that verified, quoted answer (`answer_agreement` ≥ `judge_accept_p`).
+
 `judge_style=yes_no` asks a yes/no question instead and reads P(YES) / (P(YES) + P(NO)) from the
 first token's candidates: SUPPORTED at or above `judge_accept_p`, else UNSUPPORTED (confidence =
 that probability). The packaged model labels nearly everything PARTIAL under the three-way
@@ -22,15 +26,17 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
+from anchorgate.agents.generator import quoted_call
 from anchorgate.agents.signal_meter import draft_key
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.answer_text import cited_numbers
+from anchorgate.tools.answer_text import cited_numbers, strip_citations
 from anchorgate.tools.confidence import yes_probability
 from anchorgate.tools.evidence import to_chunk
 from anchorgate.tools.llm_calls import CallOutcome, stage_call
 from anchorgate.tools.packing import pack_context
+from anchorgate.tools.quoted_draft import answer_agreement, check_quotes, parse_draft
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.usage import add_usage, spend_update
 
@@ -100,16 +106,59 @@ def reask_message(config: Config) -> HumanMessage:
 
 def judged_passages(state: State, max_tokens: int) -> str:
     """The passages the draft cites (all of the context when it cites none), packed to a cap."""
+    return pack_context([to_chunk(p) for p in judged_context(state)], max_tokens).text
+
+
+def judged_context(state: State) -> list[dict[str, Any]]:
+    """The passages the draft cites (all of the context when it cites none)."""
     numbers = set(cited_numbers(state.get("draft", "")))
     context = state.get("context", [])
-    cited = [p for p in context if p["n"] in numbers] or context
-    return pack_context([to_chunk(p) for p in cited], max_tokens).text
+    return [p for p in context if p["n"] in numbers] or context
+
+
+def quote_verdict(
+    proposed: str, reply: str, passages: list[dict[str, Any]], question: str, accept: float
+) -> JudgeVerdict:
+    """SUPPORTED when the proposal agrees with the reader's own verified, quoted answer."""
+    extracted = check_quotes(parse_draft(reply), passages)
+    evidence = " ".join(f"{p.get('title', '')} {p['text']}" for p in passages)
+    agreement = answer_agreement(proposed, extracted, evidence, question)
+    return JudgeVerdict(label="SUPPORTED" if agreement >= accept else "UNSUPPORTED", confidence=agreement)
+
+
+async def _quote_judge(state: State, config: Config, started: float) -> dict[str, Any]:
+    passages = judged_context(state)
+    packed = pack_context([to_chunk(p) for p in passages], config.judge_context_tokens)
+    by_id = {p["id"]: p for p in passages}
+    numbered = [{**by_id[cid], "n": n} for cid, n in packed.passages]  # the judge's own numbering
+    outcome = await quoted_call(state, config, numbered, packed.text, stage="judge", user_template="answer_quoted_user")
+    verdict = None
+    if outcome.reply is not None:
+        draft = strip_citations(state.get("draft", ""))
+        verdict = quote_verdict(draft, outcome.text, numbered, state["question"], config.judge_accept_p)
+    result = {
+        "label": verdict.label if verdict else None,
+        "confidence": verdict.confidence if verdict else None,
+        "error": None if verdict else (outcome.record.get("skipped") or "JUDGE_MALFORMED"),
+        "draft_key": draft_key(state.get("draft", "")),
+        "pass_no": state.get("pass_no", 1),
+        "extraction": outcome.text[:500],
+    }
+    return {
+        "judge": result,
+        "judge_calls": state.get("judge_calls", 0) + 1,
+        "calls": [outcome.record],
+        "usage": spend_update(outcome.record),
+        "latency": {"judge": time.perf_counter() - started},
+    }
 
 
 async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """One judgement of the current draft (plus at most `judge_retries` re-asks when unparseable)."""
     config = runtime.context
     started = time.perf_counter()
+    if config.judge_style == "quote":
+        return await _quote_judge(state, config, started)
     documents = judged_passages(state, config.judge_context_tokens)
     messages = judge_messages(config, documents, state["question"], state.get("draft", ""))
     usage, records = dict(state.get("usage", {})), []

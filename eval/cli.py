@@ -40,7 +40,8 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     sub.add_argument("--language", default=None, help="keep only questions in this language (en, id)")
     sub.add_argument("--presets", default="baseline,A", help="comma-separated: baseline, A, B, C, peer")
     sub.add_argument("--limit", type=_non_negative, default=None, metavar="N", help="first N questions")
-    sub.add_argument("--llm", default=None, metavar="SPEC", help="local, gguf:/path, openai:<model>, ollama:<model>")
+    models = "local (1.5B), local-0.5b, gguf:/path, openai:<model>, ollama:<model>"
+    sub.add_argument("--llm", default=None, metavar="SPEC", help=models)
     sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting (repeatable)")
     sub.add_argument("--out", required=True, metavar="DIR", help="output folder")
     sub.add_argument("--force", action="store_true", help="replace results of a run with other settings in DIR")

@@ -25,7 +25,8 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 
-from anchorgate.agents.judge import JUDGE_MAX_TOKENS, judge_messages, read_verdict, reask_message
+from anchorgate.agents.generator import QUOTED_STOPS, quoted_messages
+from anchorgate.agents.judge import JUDGE_MAX_TOKENS, judge_messages, quote_verdict, read_verdict, reask_message
 from anchorgate.api import resolve_config
 from anchorgate.eval.errors import EvalDataError
 from anchorgate.eval.llm_cache import SqliteJsonCache
@@ -36,6 +37,7 @@ from anchorgate.tools.documents import Chunk
 from anchorgate.tools.llm import load_chat_model
 from anchorgate.tools.llm_calls import first_token_candidates
 from anchorgate.tools.packing import pack_context
+from anchorgate.tools.quoted_draft import draft_grammar
 from anchorgate.tools.usage import usage_record
 
 REJECTING = ("UNSUPPORTED", "PARTIAL")
@@ -106,6 +108,37 @@ def confidence_auc(rows: list[dict[str, Any]]) -> float | None:
     return round(wins / (len(right) * len(wrong)), 4)
 
 
+async def quote_judge_pair(
+    model: BaseChatModel, config: Config, item: QAItem, answers: tuple[str, str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`judge_style=quote`: one quoted extraction per item, then both answers checked against it."""
+    passages = [{"n": n, "title": p.title, "text": p.text} for n, p in enumerate(item.passages, start=1)] or [
+        {"n": 1, "title": "", "text": str(item.extra.get("knowledge", ""))}
+    ]
+    messages = quoted_messages(config, _documents(item, config), item.question, "answer_quoted_user")
+    grammar = {"grammar": draft_grammar(passages)} if getattr(model, "supports_grammar", False) else {}
+    reply = await model.ainvoke(messages, max_tokens=config.max_output_tokens, stop=list(QUOTED_STOPS), **grammar)
+    record = usage_record("judge", messages, reply)
+    results = []
+    for answer in answers:
+        verdict = quote_verdict(answer, str(reply.content), passages, item.question, config.judge_accept_p)
+        results.append({"label": verdict.label, "confidence": verdict.confidence, "prompt": 0, "completion": 0,
+                        "extraction": str(reply.content)})  # fmt: skip
+    results[0].update(prompt=record["prompt"], completion=record["completion"])  # one call serves both
+    return results[0], results[1]
+
+
+async def _judge_item(
+    model: BaseChatModel, config: Config, item: QAItem, hallucinated: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    if config.judge_style == "quote":
+        return await quote_judge_pair(model, config, item, (item.answers[0], hallucinated))
+    documents = _documents(item, config)
+    right = await judge_once(model, config, documents, item.question, item.answers[0])
+    wrong = await judge_once(model, config, documents, item.question, hallucinated)
+    return right, wrong
+
+
 async def _judge_all(
     items: tuple[QAItem, ...], model: BaseChatModel, config: Config
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -115,15 +148,14 @@ async def _judge_all(
         hallucinated = item.extra.get("hallucinated_answer")
         if not item.answers or not hallucinated:
             raise EvalDataError(f"item {item.id!r} lacks a right or a hallucinated answer (is this HaluEval QA?)")
-        documents = _documents(item, config)
-        right = await judge_once(model, config, documents, item.question, item.answers[0])
-        wrong = await judge_once(model, config, documents, item.question, str(hallucinated))
+        right, wrong = await _judge_item(model, config, item, str(hallucinated))
         for result in (right, wrong):
             tokens["prompt"] += result["prompt"]
             tokens["completion"] += result["completion"]
         rows.append({
             "id": item.id, "right": right["label"], "hallucinated": wrong["label"],
             "right_confidence": right["confidence"], "hallucinated_confidence": wrong["confidence"],
+            **({"extraction": right["extraction"]} if "extraction" in right else {}),
         })  # fmt: skip
     return rows, tokens
 

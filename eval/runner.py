@@ -40,6 +40,7 @@ from anchorgate.graph.presets import preset_names
 from anchorgate.tools.answer_text import IDK_ANSWER
 from anchorgate.tools.datasets import DatasetFormatError, QADataset, QAItem, load_dataset
 from anchorgate.tools.errors import InvalidQuestionError
+from anchorgate.tools.llm import model_file_for
 from anchorgate.tools.paths import cache_root
 from anchorgate.tools.support import support_report
 
@@ -47,7 +48,11 @@ CACHE_FILE = "llm_cache.sqlite"
 TELEMETRY_KEYS = (
     "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
     "invalid_citations", "citation_repairs", "question_type", "evidence_seen", "overflow", "passes",
+    "draft_structure",
 )  # fmt: skip
+# gate signals kept per decision, so thresholds (refusal, retry strength) can be chosen from records
+GATE_SIGNALS = ("abstain_p", "top_relevance", "evidence_strong", "answer_type_present", "draft_status",
+                "quote_verified", "answer_grounding", "overlap", "coverage")  # fmt: skip
 
 
 def load_eval_dataset(
@@ -99,7 +104,7 @@ def run_settings(
         "corpus_sha256": content_hash(corpus_path),
         "overrides": {k: overrides[k] for k in sorted(overrides)},
         "llm": llm,
-        "model_file": os.environ.get("ANCHORGATE_GGUF") if llm == "local" else None,
+        "model_file": model_file_for(llm),
         "limit": limit,
         "presets": list(presets),
     }
@@ -273,9 +278,8 @@ def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bund
 def _telemetry_subset(telemetry: dict[str, Any]) -> dict[str, Any]:
     """What explains a decision, without the bulky parts (drafts, highlights, claim texts)."""
     subset = {key: telemetry[key] for key in TELEMETRY_KEYS if key in telemetry}
-    # abstain_p is kept so a refusal threshold can be chosen from the records (BENCHMARKS.md)
     subset["gate"] = [{"round": g.get("round"), "action": g.get("action"), "reason": g.get("reason"),
-                       "abstain_p": (g.get("signals") or {}).get("abstain_p")}
+                       **{k: (g.get("signals") or {}).get(k) for k in GATE_SIGNALS}}
                       for g in telemetry.get("gate", [])]  # fmt: skip
     subset["calls"] = [
         {k: c.get(k) for k in ("stage", "prompt", "completion", "source", "skipped") if k in c}

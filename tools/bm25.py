@@ -11,8 +11,21 @@ tests/unit/test_bm25.py) as long as no idf is negative: rank-bm25 floors negativ
 epsilon · mean(idf) where bm25s clamps them to 0, so with `BM25Okapi(..., epsilon=0)` the two agree
 on every corpus.
 
-Tokenization: NFKC + casefold, Unicode word split (`\\w+`), stopwords removed (tools/stopwords.py),
-no stemming, so the same text always gives the same tokens on every machine.
+Tokenization: NFKC + casefold, Unicode word split (`\\w+`) plus operator tokens, stopwords removed
+(tools/stopwords.py), no stemming, so the same text always gives the same tokens on every machine.
+Operators are terms in technical text — "difference between is and ==", "what does ** do" — so a
+run of two or three operator characters ("==", "**", ":=", "->", "//=") is a token, and so is a
+lone one that is not prose punctuation (= < > + * % | ^ ~ @; not - : / & !, which separate words).
+
+Keywords that are stopwords: a corpus may use a stopword as a term of its own — the Python
+Language Reference writes 'the "with" statement', 'the operators "and" and "or"'. A stopword that
+the corpus quotes as a whole word ("with", 'in', `is`, “or”) in at least `MIN_KEYWORD_DF` texts
+(and at least two letters long) is a *keyword* of that index, provided the corpus has at least
+`MIN_KEYWORDS` of them (it quotes function words as a habit, as code documentation does; a novel
+titled "It" in a Wikipedia sample does not make "it" a keyword): each quoted occurrence is a token of
+the text (plain prose "with" is still dropped, so the keyword's idf stays high), and the keyword
+is kept in queries even unquoted ("How do I make a class usable in a with statement?"). A corpus
+that quotes no stopword (most prose) tokenizes exactly as before.
 
 Persistence: a single JSON file with the parameters, the resolved language and the tokenized
 corpus; `load` rebuilds the bm25s index from the tokens (no pickle, no re-tokenization).
@@ -39,8 +52,14 @@ from anchorgate.tools.stopwords import (
 )
 
 LanguageOption = Literal["en", "id", "multi", "none", "auto"]
-FORMAT = "anchorgate.bm25/1"
+# /2: operator tokens. A file of another version was tokenized differently from the queries now.
+FORMAT = "anchorgate.bm25/2"
 _WORD = re.compile(r"\w+")
+_OP = r"=<>!+\-*/%&|^~@:"
+_TERM = re.compile(rf"\w+|(?<![{_OP}])(?:[{_OP}]{{2,3}}|[=<>+*%|^~@])(?![{_OP}])")
+_QUOTED = re.compile(r"[\"'`“‘«](\w+)[\"'`”’»]")
+MIN_KEYWORD_DF = 3
+MIN_KEYWORDS = 3
 
 
 def normalize_text(text: str) -> str:
@@ -53,10 +72,21 @@ def words(text: str) -> list[str]:
     return _WORD.findall(normalize_text(text))
 
 
+def terms(text: str) -> list[str]:
+    """Word and operator tokens of `text`, normalized, stopwords kept ("a == b" → a, ==, b)."""
+    return _TERM.findall(normalize_text(text))
+
+
 def tokenize(text: str, language: Language = "en") -> list[str]:
-    """Word tokens of `text` minus the stopwords of `language` (no stemming: deterministic)."""
+    """Word and operator tokens of `text` minus the stopwords of `language` (no stemming: deterministic)."""
     stop = stopwords_for(language)
-    return [token for token in words(text) if token not in stop]
+    return [token for token in terms(text) if token not in stop]
+
+
+def quoted_stopwords(text: str, language: Language = "en") -> list[str]:
+    """Stopwords of `language` that `text` quotes as whole words ('the "with" statement' → with)."""
+    stop = stopwords_for(language)
+    return [word for word in _QUOTED.findall(normalize_text(text)) if word in stop and len(word) >= 2]
 
 
 def detect_language(texts: Sequence[str]) -> Language:
@@ -87,6 +117,8 @@ class BM25Index:
         self.corpus_tokens: list[list[str]] = []
         self._df: Counter[str] = Counter()
         self._model: Any = None
+        self.keywords: frozenset[str] = frozenset()
+        """Stopwords this corpus quotes as terms (see the module docstring); kept in queries."""
 
     @classmethod
     def build(
@@ -98,9 +130,10 @@ class BM25Index:
         method: str = "lucene",
         idf_method: str | None = None,
     ) -> BM25Index:
-        """Tokenize `texts` ("auto" picks en/id from the corpus itself) and index them."""
+        """Tokenize `texts` ("auto" picks en/id from the corpus itself) and index them; quoted
+        stopwords are added as tokens (they become keywords where `MIN_KEYWORD_DF` texts quote them)."""
         resolved: Language = detect_language(texts) if language == "auto" else language
-        tokens = [tokenize(text, resolved) for text in texts]
+        tokens = [tokenize(text, resolved) + quoted_stopwords(text, resolved) for text in texts]
         return cls.from_tokens(tokens, resolved, k1=k1, b=b, method=method, idf_method=idf_method)
 
     @classmethod
@@ -118,6 +151,9 @@ class BM25Index:
         index.language = language
         index.corpus_tokens = [list(doc) for doc in corpus_tokens]
         index._df = Counter(token for doc in index.corpus_tokens for token in set(doc))
+        stop = stopwords_for(language)
+        quoted = frozenset(t for t, df in index._df.items() if t in stop and df >= MIN_KEYWORD_DF)
+        index.keywords = quoted if len(quoted) >= MIN_KEYWORDS else frozenset()
         if index._df:
             # float64 so that scores are exact enough for 1e-6 differential tests and stable ties.
             model = bm25s.BM25(
@@ -131,8 +167,10 @@ class BM25Index:
         return len(self.corpus_tokens)
 
     def tokenize(self, text: str) -> list[str]:
-        """`text` tokenized exactly as the corpus was (same language and stopwords)."""
-        return tokenize(text, self.language)
+        """A query tokenized as the corpus was (same language and stopwords), keeping this corpus's
+        keywords even where they are stopwords ("with" in "a with statement" for pydoc)."""
+        stop = stopwords_for(self.language) - self.keywords
+        return [token for token in terms(text) if token not in stop]
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every text for `query` (float64, zeros when nothing matches)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 import lxml.etree
 import lxml.html
 
+from anchorgate.tools.chunking import find_headings
 from anchorgate.tools.documents import Passage
 from anchorgate.tools.errors import CorpusError
 
@@ -54,14 +55,31 @@ def load_corpus(spec: str) -> LoadedCorpus:
 
 
 def load_pydoc() -> LoadedCorpus:
-    """The Python Language Reference topics shipped with CPython (`pydoc_data.topics`)."""
+    """The Python Language Reference topics shipped with CPython (`pydoc_data.topics`).
+
+    A topic's title is its own heading ("The with statement", "Special method names"), not its
+    pydoc key ("with", "specialnames"), which stays in the id (`pydoc:with`) and in the metadata
+    (`topic`): users ask in the heading's words, and the title is embedded and BM25-indexed.
+    """
     from pydoc_data.topics import topics
 
     passages = [
-        Passage(id=f"pydoc:{name}", title=name, text=text, source=f"pydoc_data.topics[{name!r}]")
+        Passage(
+            id=f"pydoc:{name}",
+            title=pydoc_title(name, text),
+            text=text,
+            source=f"pydoc_data.topics[{name!r}]",
+            metadata={"topic": name},
+        )
         for name, text in sorted(topics.items())
     ]
     return LoadedCorpus("pydoc", passages)
+
+
+def pydoc_title(name: str, text: str) -> str:
+    """The topic's opening heading, cleaned of markup quotes; the topic name when it has none."""
+    headings = find_headings(text)
+    return headings[0].text if headings and headings[0].start == 0 else name
 
 
 def load_folder(root: Path) -> LoadedCorpus:

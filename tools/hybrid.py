@@ -10,7 +10,9 @@ path, so every retriever worker of every question shares it. `search` then:
    of every candidate (a chunk only one retriever returned is not scored 0 by the other);
 3. gates (seed 004, `tools/gating`): relevance = 0.5·max(cosine, 0) + 0.5·keyword, keyword =
    idf-weighted share of the query's BM25 terms in the chunk; a chunk below `relevance_floor`
-   never enters the pool, and metadata priors only *multiply* the ranking value of kept chunks.
+   never enters the pool, and metadata priors only *multiply* the ranking value of kept chunks;
+4. keeps one hit per distinct chunk text (a section two documents share is one hit, the
+   better-ranked copy; `tools.selection.unique_by_content`).
 
 Returned hits (`HybridHit`, a `ScoredChunk`): `.score` = ranking value × prior factor, where the
 ranking value is the cosine ("dense"), the BM25 score ("bm25"), the RRF score ("hybrid"/"rrf") or
@@ -41,7 +43,7 @@ from anchorgate.tools.documents import ScoredChunk
 from anchorgate.tools.fusion import dense_sparse_fusion, reciprocal_rank_fusion
 from anchorgate.tools.gating import GateSettings, gate, keyword_coverage, priors_from_metadata
 from anchorgate.tools.index import DenseIndex, embedding_text
-from anchorgate.tools.selection import SelectionResult, SelectionSettings, select
+from anchorgate.tools.selection import SelectionResult, SelectionSettings, select, unique_by_content
 
 Mode = Literal["dense", "bm25", "hybrid"]
 Fusion = Literal["rrf", "weighted"]
@@ -168,7 +170,9 @@ class HybridSearcher:
                     prior=result.factor,
                 )
             )
-        return sorted(hits, key=lambda h: (-h.score, h.rank, h.chunk.id))
+        ordered = sorted(hits, key=lambda h: (-h.score, h.rank, h.chunk.id))
+        # Chunks of different documents with the same text are one hit: the better-ranked copy.
+        return unique_by_content(ordered, lambda h: h.chunk.text)[0]
 
     def vectors(self, items: Sequence[int | str]) -> np.ndarray:
         """Stored (normalized) vectors of chunks given by row or chunk id, shape (len(items), dim)."""

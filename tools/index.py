@@ -1,9 +1,10 @@
 """A persisted dense index: FAISS native file + SQLite docstore + JSON manifest. No pickle.
 
-The cache folder name is a hash of (corpus content, embedding model weights, chunking settings,
-format version), so a second run with the same inputs loads in seconds, a changed corpus gets a
-new index, and the same content is never indexed twice. Builds happen in a temporary folder that
-is renamed into place only when complete: a killed build leaves no half-written index.
+The cache folder name is a hash of (corpus content with titles, embedding model weights, chunking
+settings, format version, chunker fingerprint), so a second run with the same inputs loads in
+seconds, a changed corpus gets a new index, the same content is never indexed twice, and an index
+built by code that chunked or titled differently is never reused. Builds happen in a temporary
+folder that is renamed into place only when complete: a killed build leaves no half-written index.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,11 @@ from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
 from anchorgate.tools.documents import Chunk, Passage
 from anchorgate.tools.errors import CorpusError, IndexCorruptError, IndexWriteError
 
-FORMAT_VERSION = 1
+# Part of every cache key. Bump it whenever the same inputs would give other chunks or vectors
+# (chunking, chunk titles, `embedding_text`), so an index built by older code is never reused.
+# The key also holds `chunker_fingerprint`, which catches a chunking change nobody bumped for.
+# 3: documents are cut at their section headings, chunk titles carry the section path.
+FORMAT_VERSION = 3
 FAISS_FILE, DOCSTORE_FILE, MANIFEST_FILE = "vectors.faiss", "docstore.sqlite", "manifest.json"
 EMBED_BATCH = 64
 
@@ -45,14 +51,36 @@ def corpus_fingerprint(passages: Sequence[Passage]) -> str:
     return digest.hexdigest()
 
 
+# A small document with what the chunker treats specially: headings of three kinds and levels,
+# quoted markup, paragraphs, lines and a sentence longer than any chunk.
+_PROBE = Passage(
+    "probe",
+    'The "probe" document',
+    'The "probe" document\n********************\n\nIntro paragraph.\n\nSection one\n===========\n\n'
+    + "A sentence that goes on. " * 60
+    + "\n\nSub\n---\n\nline one\nline two\n\n# Markdown heading\n\n```\n# code\n```\n\nEnd.",
+)
+
+
+@lru_cache(maxsize=32)
+def chunker_fingerprint(settings: ChunkingSettings) -> str:
+    """Hash of what this code makes of `_PROBE` (chunks, titles, embedded text) with `settings`."""
+    chunks = chunk_passages([_PROBE], settings)
+    material = json.dumps([[c.id, c.title, c.text, embedding_text(c)] for c in chunks], ensure_ascii=False)
+    return hashlib.sha256(material.encode()).hexdigest()[:16]
+
+
 def index_key(corpus_hash: str, embedding_id: str, settings: ChunkingSettings) -> str:
-    """The cache key of an index built from these inputs."""
-    material = json.dumps([FORMAT_VERSION, corpus_hash, embedding_id, asdict(settings)], sort_keys=True)
+    """The cache key of an index built from these inputs (and this version of the chunking code)."""
+    material = json.dumps(
+        [FORMAT_VERSION, corpus_hash, embedding_id, asdict(settings), chunker_fingerprint(settings)], sort_keys=True
+    )
     return hashlib.sha256(material.encode()).hexdigest()[:24]
 
 
 def embedding_text(chunk: Chunk) -> str:
-    """What is embedded for a chunk: its title gives the chunk its document's topic."""
+    """What is embedded (and BM25-indexed, tools/hybrid.py) for a chunk: title, then text. The title
+    names the document and the section ("Special method names › With Statement Context Managers")."""
     return f"{chunk.title}\n{chunk.text}" if chunk.title else chunk.text
 
 

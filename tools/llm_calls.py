@@ -71,12 +71,14 @@ async def counted_call(
     max_tokens: int,
     stop: Sequence[str] = (),
     timeout_s: float | None = None,
+    grammar: str | None = None,
 ) -> CallOutcome:
     """Call `model` only if prompt + completion fit in `tokens_left`; the completion is capped.
 
     A timeout or a model error is not raised into the graph: the outcome has no reply and its
     record names the cause (`skipped: "TIMEOUT"` / `"ERROR"`), so the gate can abstain with it.
-    The prompt estimate is charged for a call that failed after it was sent.
+    The prompt estimate is charged for a call that failed after it was sent. A `grammar` (GBNF)
+    is sent only to models that declare `supports_grammar`; others get the prompt's instructions.
     """
     estimate = estimate_prompt_tokens(model, messages)
     cap = min(max_tokens, tokens_left - estimate)
@@ -85,7 +87,8 @@ async def counted_call(
         return CallOutcome(None, skipped)
     started = time.perf_counter()
     try:
-        call = model.ainvoke(list(messages), max_tokens=cap, stop=list(stop) or None)
+        extra: dict[str, Any] = {"grammar": grammar} if grammar and getattr(model, "supports_grammar", False) else {}
+        call = model.ainvoke(list(messages), max_tokens=cap, stop=list(stop) or None, **extra)
         reply = await asyncio.wait_for(call, timeout_s) if timeout_s else await call
     except TimeoutError:
         return CallOutcome(None, _failed(stage, estimate, "TIMEOUT", f"no reply within {timeout_s} s"))
@@ -111,9 +114,17 @@ async def stage_call(
     max_tokens: int,
     timeout_s: float | None,
     stop: Sequence[str] = (),
+    grammar: str | None = None,
 ) -> CallOutcome:
     """`counted_call` with what is left of the question's budget after the spend so far."""
     left = token_budget - totals(usage)["total"]
     return await counted_call(
-        model, messages, stage=stage, tokens_left=left, max_tokens=max_tokens, stop=stop, timeout_s=timeout_s
+        model,
+        messages,
+        stage=stage,
+        tokens_left=left,
+        max_tokens=max_tokens,
+        stop=stop,
+        timeout_s=timeout_s,
+        grammar=grammar,
     )

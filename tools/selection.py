@@ -12,22 +12,28 @@ default; adaptively 0.2 for factoid and 0.6 for list questions. When several can
 `tie_epsilon` of the best mmr, the earlier original rank wins, then the smaller id.
 With `redundancy_floor` f > 0, sim is replaced by max(0, sim − f) / (1 − f): only near-duplicates
 are penalized, so two different passages on related entities (a multi-hop pair) both survive.
+
+Exact duplicates never both enter the pool: chunks of different documents with the same text
+(a corpus that repeats a section in two documents, as pydoc's "customization" and "specialnames"
+do) are one candidate, the better-ranked copy (`unique_by_content`), before pool_k is applied.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
 from anchorgate.tools.documents import Chunk, ScoredChunk
 
 QuestionKind = Literal["list", "factoid", "other"]
+T = TypeVar("T")
 
 _LIST_CUES = re.compile(
     r"\b(list|enumerate|name (all|every|some|the)|what are (the|some)|which\b[^?]*\b(are|were)|"
@@ -99,6 +105,29 @@ class SelectionResult:
     question_kind: QuestionKind
     diversity: float
     capped_ids: list[str] = field(default_factory=list)
+    duplicate_ids: list[str] = field(default_factory=list)
+    """Candidates left out because a better-ranked candidate has the same text."""
+
+
+def content_key(text: str) -> str:
+    """Identity of a chunk's content: sha1 of its text with whitespace runs collapsed."""
+    return hashlib.sha1(" ".join(text.split()).encode("utf-8"), usedforsecurity=False).hexdigest()
+
+
+def unique_by_content(items: Iterable[T], text: Callable[[T], str]) -> tuple[list[T], list[T]]:
+    """(first occurrence of every distinct text, the later copies), both in the given order.
+
+    Give the items best first: the better-ranked copy is the one kept, so with a stable order
+    (score, then rank, then id) the choice is deterministic.
+    """
+    seen: set[str] = set()
+    kept: list[T] = []
+    dropped: list[T] = []
+    for item in items:
+        key = content_key(text(item))
+        (dropped if key in seen else kept).append(item)
+        seen.add(key)
+    return kept, dropped
 
 
 def question_kind(question: str) -> QuestionKind:
@@ -260,13 +289,16 @@ def select(
     `candidates[i].score` must be the chunk's relevance on the gate's [0, 1] scale (e.g. from
     `gating.gate_scored_chunks`), `rank` its original retrieval rank. `embeddings` rows align with
     `candidates` (any scale; L2-normalized here); without them redundancy is word-set Jaccard.
+    Candidates repeating a better-ranked candidate's text are dropped first (`duplicate_ids`).
     With reserve_extra > 0: reserve_main MMR slots, then reserve_extra coverage slots, then MMR
     again for any slots left up to keep_k.
     """
     s = settings or SelectionSettings()
     if embeddings is not None and len(embeddings) != len(candidates):
         raise ValueError(f"{len(embeddings)} embeddings for {len(candidates)} candidates")
-    top = sorted(range(len(candidates)), key=lambda i: _rank_key(candidates[i]))[: s.pool_k]
+    ordered = sorted(range(len(candidates)), key=lambda i: _rank_key(candidates[i]))
+    unique, copies = unique_by_content(ordered, lambda i: candidates[i].chunk.text)
+    top = unique[: s.pool_k]
     pool = [candidates[i] for i in top]
     emb = None if embeddings is None else np.asarray(embeddings)[top]
     kind = question_kind(question)
@@ -281,7 +313,8 @@ def select(
         _fill_mmr(state, s.keep_k, diversity, is_list, s)
     selected = [dataclasses.replace(pool[i], score=rel[i]) for i in state.chosen]
     capped = [pool[i].chunk.id for i in sorted(state.capped - set(state.chosen))]
-    return SelectionResult(selected, state.picks, kind, diversity, capped)
+    duplicates = [candidates[i].chunk.id for i in copies]
+    return SelectionResult(selected, state.picks, kind, diversity, capped, duplicates)
 
 
 def _fill_mmr(state: _State, slots: int, diversity: float, is_list: bool, s: SelectionSettings) -> None:

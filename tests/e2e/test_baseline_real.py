@@ -1,4 +1,7 @@
-"""End to end through the real parts: llama.cpp Qwen2.5-0.5B, all-MiniLM-L6-v2, FAISS, SQLite."""
+"""End to end through the real parts: llama.cpp Qwen2.5-0.5B (`local-0.5b`), all-MiniLM-L6-v2, FAISS, SQLite.
+
+The `ask` calls pin the `baseline` preset (the API's default is A) and the 0.5B model (E2E_LLM).
+"""
 
 from __future__ import annotations
 
@@ -12,9 +15,14 @@ from typing import Any
 import pytest
 
 from anchorgate.api import ask
+from tests.conftest import E2E_LLM
 
 pytestmark = pytest.mark.e2e
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1"}
+
+
+def _baseline(question: str, checkpoint_db: str) -> dict[str, Any]:
+    return ask(question, preset="baseline", overrides={"checkpoint_db": checkpoint_db, "llm": E2E_LLM})
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +32,12 @@ def checkpoint_db(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def pass_answer(checkpoint_db: str) -> dict[str, Any]:
-    return ask("What does the pass statement do?", overrides={"checkpoint_db": checkpoint_db})
+    return _baseline("What does the pass statement do?", checkpoint_db)
 
 
 def test_pass_question_is_answered_from_the_pass_topic(pass_answer: dict[str, Any]) -> None:
     assert pass_answer["decision"] == "STOP"
-    assert "pass" in [c["title"] for c in pass_answer["citations"]]
+    assert "pydoc:pass" in [c["id"].split("#")[0] for c in pass_answer["citations"]]
     assert any(w in pass_answer["answer"].lower() for w in ("nothing", "null operation", "placeholder"))
     tokens = pass_answer["tokens"]
     assert tokens["by_stage"]["generate"]["calls"] == 1 and 0 < tokens["total"] <= 2400
@@ -37,14 +45,14 @@ def test_pass_question_is_answered_from_the_pass_topic(pass_answer: dict[str, An
 
 
 def test_same_question_gives_the_same_retrieval_and_text(pass_answer: dict[str, Any], checkpoint_db: str) -> None:
-    again = ask("What does the pass statement do?", overrides={"checkpoint_db": checkpoint_db})
+    again = _baseline("What does the pass statement do?", checkpoint_db)
     assert again["answer"] == pass_answer["answer"]
     assert again["telemetry"]["context"] == pass_answer["telemetry"]["context"]
     assert again["tokens"] == pass_answer["tokens"]
 
 
 def test_question_the_corpus_cannot_answer_abstains(checkpoint_db: str) -> None:
-    result = ask("Which team won the 2022 FIFA World Cup football final?", overrides={"checkpoint_db": checkpoint_db})
+    result = _baseline("Which team won the 2022 FIFA World Cup football final?", checkpoint_db)
     assert result["decision"] == "ABSTAIN" and result["answer"] == "I don't know"
     assert result["citations"] == []
 
@@ -62,6 +70,8 @@ def test_cli_json_output_has_the_contract(tmp_path: Path) -> None:
             f"checkpoint_db={tmp_path / 'c.sqlite'}",
             "--thread",
             "cli-1",
+            "--llm",
+            E2E_LLM,
         ],
         capture_output=True,
         text=True,
@@ -103,7 +113,7 @@ def test_cli_indexes_a_folder_and_lists_skipped_files(tmp_path: Path) -> None:
     ("args", "code", "message"),
     [
         (["ask", "  "], 64, "the question is empty"),
-        (["ask", "q", "--corpus", "/no/such/dir"], 66, "does not exist"),
+        (["ask", "q", "--corpus", "/no/such/dir", "--llm", E2E_LLM], 66, "does not exist"),
         (["ask", "q", "--llm", "gguf:/no/such.gguf"], 69, "does not exist"),
         (["ask", "q", "--set", "token_budget=-5"], 78, "must not be negative"),
     ],
@@ -127,7 +137,7 @@ def test_a_reply_does_not_depend_on_the_prompt_asked_before_it() -> None:
     passage = " ".join(f"Sentence {i}: the pass statement is a null operation, a placeholder." for i in range(30))
     first = [SystemMessage(f"Answer from this passage.\n{passage}"), HumanMessage("What is pass used for?")]
     second = [SystemMessage(f"Answer from this passage.\n{passage}"), HumanMessage("Does pass do anything?")]
-    model = load_chat_model("local", max_tokens=12)
+    model = load_chat_model(E2E_LLM, max_tokens=12)
     alone = model.invoke(second)
     model.invoke(first)
     after_first = model.invoke(second)

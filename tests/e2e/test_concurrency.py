@@ -16,6 +16,7 @@ import pytest
 from anchorgate.api import aask, resolve_config
 from anchorgate.graph.config import Config
 from anchorgate.tools.services import register_services, services_for
+from tests.conftest import E2E_LLM
 from tests.fakes import ScriptedChatModel
 
 pytestmark = pytest.mark.e2e
@@ -64,7 +65,7 @@ def test_twenty_concurrent_questions_with_the_local_model_equal_sequential(tmp_p
     # Short contexts and answers keep 40 real generations affordable; the gate and anchors are A's.
     config = resolve_config(
         "A",
-        {"max_context_tokens": 300, "max_output_tokens": 40, "judge_policy": "never",
+        {"max_context_tokens": 300, "max_output_tokens": 40, "judge_policy": "never", "llm": E2E_LLM,
          "checkpoint_db": str(tmp_path / "c.sqlite")},
     )  # fmt: skip
     sequential, concurrent = asyncio.run(_sequential_then_concurrent(config))
@@ -75,7 +76,7 @@ def test_twenty_concurrent_questions_with_the_local_model_equal_sequential(tmp_p
 
 def test_twenty_interleaved_runs_share_one_index_without_crosstalk(tmp_path: Any) -> None:
     """Each reply names the question it was asked about; any mixed-up state shows as a mismatch."""
-    real = services_for(resolve_config("A"))
+    real = services_for(resolve_config("A", {"llm": E2E_LLM}))  # the index and embeddings; the model is scripted
 
     def reply(prompt: str) -> str:
         """The first evidence line, cited (well supported), and which question it answers."""

@@ -22,6 +22,7 @@ import pytest
 
 from anchorgate.graph.config import Config
 from anchorgate.threads import thread_history
+from tests.conftest import E2E_LLM
 
 pytestmark = pytest.mark.e2e
 QUESTION = "What does the pass statement do in Fortran 77?"
@@ -30,6 +31,11 @@ CLI = [str(Path(sys.executable).parent / "anchorgate")]
 
 def _cli(*args: str, db: Path) -> list[str]:
     return [*CLI, *args, "--set", f"checkpoint_db={db}", "--json"]
+
+
+def _ask(*args: str, db: Path) -> list[str]:
+    """`ask` on the 0.5B model (E2E_LLM); `resume` goes on with the thread's own settings."""
+    return _cli("ask", "--llm", E2E_LLM, *args, db=db)
 
 
 def _run_json(command: list[str]) -> dict[str, Any]:
@@ -61,12 +67,12 @@ def _wait_for_second_pass(process: subprocess.Popen[str], db: Path, thread: str)
 
 def test_sigkill_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     db = tmp_path / "checkpoints.sqlite"
-    reference = _run_json(_cli("ask", "--preset", "B", "--thread", "reference", QUESTION, db=db))
+    reference = _run_json(_ask("--preset", "B", "--thread", "reference", QUESTION, db=db))
     stages = [call["stage"] for call in reference["telemetry"]["calls"]]
     assert stages.count("generate") == 2, stages  # the scenario really is multi-pass
 
     process = subprocess.Popen(
-        _cli("ask", "--preset", "B", "--thread", "killed", QUESTION, db=db),
+        _ask("--preset", "B", "--thread", "killed", QUESTION, db=db),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         text=True,

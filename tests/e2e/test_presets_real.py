@@ -10,11 +10,13 @@ import pytest
 from anchorgate.api import ask, resolve_config
 from anchorgate.tools.datasets import load_dataset
 from anchorgate.tools.services import register_services, services_for_passages
+from tests.conftest import E2E_LLM
 
 pytestmark = pytest.mark.e2e
 
 
 def _ask_over(passages: list[Any], question: str, preset: str, tmp_path: Path, **extra: Any) -> dict[str, Any]:
+    extra = {"llm": E2E_LLM, **extra}
     config = resolve_config(preset, extra)
     services_id = register_services(services_for_passages(list(passages), config))
     overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}

@@ -62,7 +62,7 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
         thread["thread_id"],
         "anchorgate",
         input={"question": "What does the pass statement do?"},
-        context={"preset": "A", "token_budget": 3000},
+        context={"preset": "A", "token_budget": 3000, "llm": "local-0.5b"},  # E2E_LLM, for speed
         stream_mode="updates",
     ):
         events.append(part)
@@ -72,7 +72,7 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
     assert state["values"]["decision"] in {"STOP", "ABSTAIN"} and state["values"]["tokens"]["total"] > 0
     settings = state["values"]["settings"]  # the preset picked in the context really is preset A
     assert settings["preset"] == "A" and settings["gate"] == "baug" and settings["use_anchors"] is True
-    assert settings["token_budget"] == 3000
+    assert settings["token_budget"] == 3000 and settings["llm"] == "local-0.5b"
     history = await client.threads.get_history(thread["thread_id"])
     assert len(history) >= 5
 

@@ -14,7 +14,7 @@ from anchorgate.tools.documents import Passage
 from anchorgate.tools.hybrid import HybridSearcher
 from anchorgate.tools.index import build_or_load
 from anchorgate.tools.services import Services, register_services
-from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
+from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, quoting_aware
 
 PASSAGES = [
     Passage("ao2017", "2017 Australian Open", "Roger Federer won the 2017 Australian Open men's singles title."),
@@ -48,7 +48,7 @@ def _replier(answer: str, verdict: str = "SUPPORTED") -> ScriptedChatModel:
             return "Roger Federer won the Australian Open."
         return answer
 
-    return ScriptedChatModel(script=reply, report_usage=True)
+    return ScriptedChatModel(script=quoting_aware(reply), report_usage=True)
 
 
 async def test_supported_answer_stops_with_overlap_ok(tmp_path: Path) -> None:
@@ -61,7 +61,8 @@ async def test_supported_answer_stops_with_overlap_ok(tmp_path: Path) -> None:
 async def test_hallucinated_answer_abstains_for_low_support(tmp_path: Path) -> None:
     model = _replier("Owls mostly eat bamboo shoots and fruit in the mountains of Peru [1].")
     result = await _ask(tmp_path, model, "What do owls hunt at night?", "A")
-    assert result["decision"] == "ABSTAIN" and result["reason"] in {"ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED"}
+    reasons = {"ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED", "ABSTAIN_UNVERIFIED_QUOTE"}
+    assert result["decision"] == "ABSTAIN" and result["reason"] in reasons
     assert result["answer"] == "I don't know"
 
 
@@ -100,7 +101,8 @@ async def test_partial_verdict_reflects_once(tmp_path: Path) -> None:
         return "Owls hunt mice at night and sing opera [1]. They also brew tea [1]."
 
     model = ScriptedChatModel(script=reply, report_usage=True)
-    result = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="verdict")
+    # the judge's self-edit is a free-style flow: the draft is sentences with markers
+    result = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="verdict", answer_style="free")
     assert [g["action"] for g in result["telemetry"]["gate"]][:2] == ["REFLECT", "STOP"]
     assert replies["n"] == 1 and "opera" not in result["answer"]
 
@@ -156,13 +158,14 @@ async def test_near_refusal_abstains_only_when_the_threshold_is_set(tmp_path: Pa
     # The model answered, but "I" (the start of "I don't know") had 40 % of the first token's mass.
     model = _replier("Owls hunt mice at night [1].")
     model.first_tokens = [("Ow", math.log(0.55)), ("I", math.log(0.40)), ("The", math.log(0.05))]
-    off = await _ask(tmp_path, model, "What do owls hunt at night?", "A")
+    # the first-token refusal signal belongs to the free style (a quoted reply always opens "QUOTE")
+    off = await _ask(tmp_path, model, "What do owls hunt at night?", "A", answer_style="free")
     assert (off["decision"], off["reason"]) == ("STOP", "STOP_OVERLAP_OK")
     assert off["telemetry"]["gate"][-1]["signals"]["abstain_p"] == pytest.approx(0.40, abs=1e-4)
-    on = await _ask(tmp_path, model, "What do owls hunt at night?", "A", abstain_p_max=0.3)
+    on = await _ask(tmp_path, model, "What do owls hunt at night?", "A", abstain_p_max=0.3, answer_style="free")
     assert (on["decision"], on["reason"]) == ("ABSTAIN", "ABSTAIN_MODEL_UNSURE")
     assert on["answer"] == "I don't know" and on["telemetry"]["gate"][-1]["signals"]["unsure"] is True
-    above = await _ask(tmp_path, model, "What do owls hunt at night?", "A", abstain_p_max=0.5)
+    above = await _ask(tmp_path, model, "What do owls hunt at night?", "A", abstain_p_max=0.5, answer_style="free")
     assert above["decision"] == "STOP"
 
 

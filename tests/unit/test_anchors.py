@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from anchorgate.agents.anchor_predictor import predict_anchors
+from anchorgate.graph.config import Config
 from anchorgate.tools.anchors import Anchor, anchor_coverage, anchor_query, extract_anchors, question_type
 from anchorgate.tools.datasets import load_dataset
 
@@ -27,7 +30,9 @@ CASES: list[tuple[str, list[tuple[str, str]], list[str]]] = [
      [("Bank of America", "entity"), ("March 3, 2017", "date")], ["CEO", "2017"]),
     ("Harga saham naik 5 persen menjadi Rp 5 miliar pada 3 Maret 2017?",
      [("5 persen", "number_unit"), ("Rp 5 miliar", "number_unit"), ("3 Maret 2017", "date")], []),
-    ("What was the net income in the first quarter of 2024?", [("first quarter of 2024", "quarter")], []),
+    # No capitalised name: the question's topic phrase is found without capitals (issue 12).
+    ("What was the net income in the first quarter of 2024?",
+     [("net income", "entity"), ("first quarter of 2024", "quarter")], ["What"]),
     ("Berapa laba bersih perusahaan pada kuartal pertama 2024?", [("kuartal pertama 2024", "quarter")], []),
     ("Which band was formed first The Exies or Circus Diablo?",
      [("The Exies", "entity"), ("Circus Diablo", "entity")], ["Which"]),
@@ -101,10 +106,42 @@ def test_question_of_only_stopwords_has_no_essential_anchor() -> None:
         assert anchor_coverage(extract_anchors(question), ["anything"]) == (1.0, [])
 
 
-def test_lowercase_question_gets_low_confidence_keywords() -> None:
+def test_lowercase_question_gets_phrases_not_keywords() -> None:
+    # Before issue 12: keywords "nobel", "prize", "physics". More in tests/unit/test_anchors_lowercase.py.
     anchors = extract_anchors("who got the first nobel prize in physics")
-    assert [a.text for a in anchors] == ["nobel", "prize", "physics"]
-    assert all(a.kind == "keyword" and not a.essential and a.confidence == 0.3 for a in anchors)
+    assert [(a.text, a.kind, a.essential, a.confidence) for a in anchors] == [
+        ("nobel prize", "entity", True, 0.7),
+        ("physics", "entity", False, 0.55),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "inferred"),
+    [
+        # NQ-Open, typed without capitals: the anchors are guessed from word classes.
+        ("who was the man in you're so vain", True),
+        # Capitalised: read off capitals and digits ("Leland", "North Carolina", "1986").
+        ("Who directed the film shot in Leland, North Carolina in 1986", False),
+    ],
+)
+def test_inferred_flag_marks_anchors_found_without_capitals(question: str, inferred: bool) -> None:
+    anchors = extract_anchors(question)
+    assert any(a.essential for a in anchors)
+    assert all(a.inferred is inferred for a in anchors)
+
+
+async def test_anchor_predictor_stores_the_inferred_flag_in_state() -> None:
+    config = Config(use_anchors=True)
+    update = await predict_anchors({"question": "who was the man in you're so vain"}, SimpleNamespace(context=config))
+    assert update["anchors"] == [
+        {"text": "you're so vain", "kind": "title", "essential": True, "confidence": 0.8, "aliases": (),
+         "inferred": True},
+    ]  # fmt: skip
+
+
+def test_question_without_phrases_gets_low_confidence_keywords() -> None:
+    anchors = extract_anchors("Apa yang terjadi dengan penyu hijau?")
+    assert anchors and all(a.kind == "keyword" and not a.essential and a.confidence == 0.3 for a in anchors)
 
 
 def test_sentence_initial_single_word_is_kept_but_not_essential() -> None:

@@ -34,7 +34,8 @@ def _config(tmp_path: Path, services_id: str, **extra: object) -> dict[str, obje
 
 async def test_answer_is_cited_and_tokens_are_counted(tmp_path: Path) -> None:
     model = ScriptedChatModel(script=["Owls hunt mice at night [1]."], report_usage=True)
-    result = await aask("What do owls hunt?", overrides=_config(tmp_path, _services(tmp_path, model)))
+    overrides = _config(tmp_path, _services(tmp_path, model))
+    result = await aask("What do owls hunt?", preset="baseline", overrides=overrides)
     assert result["decision"] == "STOP" and result["reason"] == "STOP_SINGLE_PASS"
     assert [c["title"] for c in result["citations"]] == ["Owls"]
     assert "<documents>" in model.prompts[0] and "What do owls hunt?" in model.prompts[0]
@@ -46,7 +47,8 @@ async def test_answer_is_cited_and_tokens_are_counted(tmp_path: Path) -> None:
 
 async def test_idk_becomes_abstain_without_citations(tmp_path: Path) -> None:
     model = ScriptedChatModel(script=["I don't know."])
-    result = await aask("Who won the football final?", overrides=_config(tmp_path, _services(tmp_path, model)))
+    overrides = _config(tmp_path, _services(tmp_path, model))
+    result = await aask("Who won the football final?", preset="baseline", overrides=overrides)
     assert (result["decision"], result["reason"], result["answer"]) == ("ABSTAIN", "ABSTAIN_MODEL_IDK", "I don't know")
     assert result["citations"] == [] and result["short_answer"] == ""
 
@@ -54,7 +56,7 @@ async def test_idk_becomes_abstain_without_citations(tmp_path: Path) -> None:
 async def test_budget_too_small_for_any_call_abstains_without_calling(tmp_path: Path) -> None:
     model = ScriptedChatModel(script=["never used"])
     overrides = _config(tmp_path, _services(tmp_path, model), token_budget=20)
-    result = await aask("What do owls hunt?", overrides=overrides)
+    result = await aask("What do owls hunt?", preset="baseline", overrides=overrides)
     assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_BUDGET")
     assert model.prompts == [] and result["tokens"]["total"] == 0
 
@@ -62,8 +64,8 @@ async def test_budget_too_small_for_any_call_abstains_without_calling(tmp_path: 
 async def test_a_thread_reused_for_a_second_question_starts_fresh(tmp_path: Path) -> None:
     model = ScriptedChatModel(script=["Owls hunt mice [1].", "Tea comes from Camellia sinensis [1]."])
     overrides = _config(tmp_path, _services(tmp_path, model))
-    first = await aask("What do owls hunt?", overrides=overrides, thread_id="t1")
-    second = await aask("Where does green tea come from?", overrides=overrides, thread_id="t1")
+    first = await aask("What do owls hunt?", preset="baseline", overrides=overrides, thread_id="t1")
+    second = await aask("Where does green tea come from?", preset="baseline", overrides=overrides, thread_id="t1")
     assert second["tokens"]["by_stage"]["generate"]["calls"] == 1, "spend must not carry over between questions"
     assert second["citations"][0]["title"] == "Tea" and first["thread_id"] == second["thread_id"] == "t1"
 
@@ -72,7 +74,8 @@ async def test_state_is_checkpointed_in_sqlite(tmp_path: Path) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     model = ScriptedChatModel(script=["Owls hunt mice [1]."])
-    await aask("What do owls hunt?", overrides=_config(tmp_path, _services(tmp_path, model)), thread_id="kept")
+    overrides = _config(tmp_path, _services(tmp_path, model))
+    await aask("What do owls hunt?", preset="baseline", overrides=overrides, thread_id="kept")
     async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "ckpt.sqlite")) as saver:
         graph = build_graph(checkpointer=saver)
         snapshot = await graph.aget_state({"configurable": {"thread_id": "kept"}})
@@ -100,4 +103,4 @@ async def test_generate_node_alone_with_a_fake(tmp_path: Path) -> None:
 @pytest.mark.parametrize("question", ["", "   \n\t", "x" * 2001])
 async def test_bad_questions_fail_before_any_work(question: str, tmp_path: Path) -> None:
     with pytest.raises(InvalidQuestionError):
-        await aask(question, overrides={"checkpoint_db": str(tmp_path / "c.sqlite")})
+        await aask(question, preset="baseline", overrides={"checkpoint_db": str(tmp_path / "c.sqlite")})

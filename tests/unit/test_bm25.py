@@ -122,7 +122,7 @@ def test_save_load_roundtrip_without_pickle(tmp_path: Path) -> None:
     assert loaded.language == "id" and len(loaded) == 3
     np.testing.assert_array_equal(loaded.scores("keberatan pajak"), index.scores("keberatan pajak"))
     path.write_text(json.dumps({"format": "something-else"}), encoding="utf-8")
-    with pytest.raises(ValueError, match="anchorgate.bm25/1"):
+    with pytest.raises(ValueError, match="anchorgate.bm25/2"):
         BM25Index.load(path)
 
 
@@ -149,3 +149,38 @@ def test_indonesian_questions_find_their_passage(datasets_dir: Path) -> None:
     top1 = [index.search(r["question"], 1) for r in rows]
     hits = sum(bool(t) and passages[t[0][0]] == r["passage"] for t, r in zip(top1, rows, strict=True))
     assert hits >= 54  # measured 57 of 60
+
+
+def test_operators_are_tokens_but_prose_punctuation_is_not() -> None:
+    assert tokenize("difference between is and == in Python?") == ["difference", "between", "==", "python"]
+    assert tokenize("x**2, y // 3, n := 10, f() -> int, a != b") == [
+        "x", "**", "2", "y", "//", "3", "n", ":=", "10", "f", "->", "int", "!=", "b",
+    ]  # fmt: skip
+    assert tokenize("objects sortable with <") == ["objects", "sortable", "<"]
+    # hyphens, colons, slashes, ampersands and exclamation marks separate words; rules are not terms
+    assert tokenize("well-known AC/DC: rock & roll! +------+ =====") == ["well", "known", "ac", "dc", "rock", "roll"]
+    index = BM25Index.build(["The operator == compares values.", "The operator is compares identity."])
+    assert [i for i, _ in index.search("what does == do", 2)] == [0]
+
+
+def test_quoted_stopwords_become_keywords_of_a_corpus_that_quotes_them() -> None:
+    reference = [
+        'The "with" statement wraps a block; "with" calls __enter__.',
+        'Use "with" for context managers, "in" for membership and "or" for choice.',
+        'The "with" item; "in" tests membership; "or" and "is" are operators.',
+        'Membership: "in" and "not in"; "or" returns an operand; "is" tests identity.',
+        "A class with a method, in prose, is plain text.",
+    ]
+    index = BM25Index.build(reference, language="en")
+    assert index.keywords == frozenset({"with", "in", "or"})  # "is" is quoted in 2 texts only
+    query = index.tokenize("How do I make a class usable in a with statement?")
+    assert "with" in query and "in" in query and "how" not in query
+    # quoted uses count, prose uses do not: the last text says "with" and "in" only in prose
+    assert index.corpus_tokens[4].count("with") == 0 and index.corpus_tokens[0].count("with") == 2
+    assert index.search("usable in a with statement", 1)[0][0] == 0
+    # a prose corpus with one quoted title ("It") gets no keywords: its tokens are as before
+    prose = ['"It" is a novel by Stephen King.', "It rained. It was cold.", "The film was released in 2017."]
+    plain = BM25Index.build(prose, language="en")
+    assert plain.keywords == frozenset() and plain.tokenize("When was it released?") == tokenize(
+        "When was it released?"
+    )

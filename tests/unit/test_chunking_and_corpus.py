@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
-from anchorgate.tools.corpus import load_corpus
+from anchorgate.tools.chunking import ChunkingSettings, chunk_passages, find_headings
+from anchorgate.tools.corpus import load_corpus, pydoc_title
 from anchorgate.tools.documents import Passage
 from anchorgate.tools.errors import ConfigError, CorpusError
 from anchorgate.tools.tokens import count_tokens
@@ -16,8 +16,67 @@ def test_pydoc_corpus_is_the_language_reference() -> None:
     corpus = load_corpus("pydoc")
     assert len(corpus.passages) == 79
     assert 400_000 < sum(len(p.text) for p in corpus.passages) < 600_000
-    titles = {p.title for p in corpus.passages}
-    assert {"pass", "while", "lambda"} <= titles
+    by_topic = {p.metadata["topic"]: p for p in corpus.passages}
+    assert all(p.id == f"pydoc:{topic}" for topic, p in by_topic.items())
+    # the topic's own heading, not the opaque pydoc key ("customization", "specialnames")
+    assert by_topic["with"].title == "The with statement"
+    assert by_topic["context-managers"].title == "With Statement Context Managers"
+    assert by_topic["customization"].title == "Basic customization"
+    assert by_topic["specialnames"].title == "Special method names"
+    assert by_topic["pass"].title == "The pass statement" and by_topic["lambda"].title == "Lambdas"
+
+
+def test_pydoc_title_is_the_opening_heading_without_markup() -> None:
+    assert pydoc_title("with", 'The "with" statement\n********************\n\nThe "with" …') == "The with statement"
+    assert pydoc_title("debugger", '"pdb" — The Python Debugger\n***************************\n') == (
+        "pdb — The Python Debugger"
+    )
+    assert pydoc_title("odd", "No heading here, just text.\nMore text.") == "odd"
+
+
+def test_headings_rst_and_markdown() -> None:
+    text = (
+        "Title\n*****\n\nIntro.\n\nSection A\n=========\n\nBody.\n\nSub\n---\n\nMore.\n\n"
+        "   Indented\n   ========\n\nToo short\n===\n\n+-----+\n| x   |\n+-----+\n\nSection B\n=========\n"
+    )
+    found = [(h.level, h.text) for h in find_headings(text)]
+    assert found == [(0, "Title"), (1, "Section A"), (2, "Sub"), (1, "Section B")]
+    markdown = "# Guide\n\ntext\n\n## Install\n\n```\n# not a heading\n```\n\n### Step `one`\n"
+    assert [(h.level, h.text) for h in find_headings(markdown)] == [(0, "Guide"), (1, "Install"), (2, "Step one")]
+
+
+def test_chunk_titles_carry_the_section_path() -> None:
+    def body(word: str) -> str:
+        return (word + " ") * 40
+
+    text = (
+        f"Special method names\n********************\n\n{body('intro')}\n\n"
+        f"Basic customization\n===================\n\n{body('basic')}\n\n"
+        f"With Statement Context Managers\n===============================\n\nobject.__enter__(self) {body('cm')}\n\n"
+        f"Details\n-------\n\n{body('details')}\n\nEmpty\n=====\n\nInner\n-----\n\n{body('inner')}\n"
+    )
+    chunks = chunk_passages([Passage("pydoc:specialnames", "Special method names", text)], ChunkingSettings(60, 0))
+    titles = {c.text.split()[-1]: c.title for c in chunks}
+    assert titles == {
+        "intro": "Special method names",  # the document's own heading is not repeated
+        "basic": "Special method names › Basic customization",
+        "cm": "Special method names › With Statement Context Managers",
+        "details": "Special method names › With Statement Context Managers › Details",
+        "inner": "Special method names › Empty › Inner",  # a heading without text joins the next section
+    }
+    # cut at headings: no chunk mixes two sections, and heading lines are in the title, not the text
+    assert all(len(set(c.text.split()) - {"object.__enter__(self)"}) == 1 for c in chunks)
+    assert not any("===" in c.text or "Basic customization" in c.text for c in chunks)
+    plain = chunk_passages([Passage("d", "Doc", "no headings at all. " * 30)], ChunkingSettings(32, 4))
+    assert {c.title for c in plain} == {"Doc"}
+
+
+def test_pydoc_chunks_name_their_section() -> None:
+    corpus = load_corpus("pydoc")
+    specialnames = [p for p in corpus.passages if p.id == "pydoc:specialnames"]
+    chunks = chunk_passages(specialnames, ChunkingSettings())
+    enter = next(c for c in chunks if "object.__enter__(self)" in c.text)
+    assert enter.title == "Special method names › With Statement Context Managers"
 
 
 def test_chunks_respect_the_token_size_and_sections() -> None:

@@ -207,3 +207,35 @@ def test_dense_weight_tilts_the_fusion(index: DenseIndex) -> None:
     ]
     with pytest.raises(ValueError, match="dense_weight"):
         _search(searcher, query, dense_weight=1.5)
+
+
+def test_bm25_indexes_the_title_with_the_text(tmp_path: Path) -> None:
+    # "managers" is only in the title: BM25 must see it (the dense side embeds title + text too).
+    titled = Passage("cm", "With Statement Context Managers", "An object defines enter and exit methods.", "ds")
+    built = build_or_load([*PASSAGES, titled], EMB, "concepts-8", ChunkingSettings(32, 4), tmp_path, progress=False)
+    searcher = HybridSearcher.for_index(built)
+    assert _docs(_search(searcher, "context managers", pool_k=3, mode="bm25")) == ["cm"]
+
+
+def test_identical_texts_in_two_documents_are_one_hit_the_better_ranked(tmp_path: Path) -> None:
+    shared = "Barn owls hunt voles near old farms."
+    passages = [
+        *PASSAGES,
+        Passage("specialnames", "Barn owls", shared, "ds"),  # same title and text: an exact tie
+        Passage("customization", "Barn owls", shared, "ds"),
+        Passage("birds", "Birds of prey", shared, "ds"),  # same text, a title the query names
+    ]
+    built = build_or_load(passages, EMB, "concepts-8", ChunkingSettings(32, 4), tmp_path, progress=False)
+    searcher = HybridSearcher.for_index(built)
+    query = "prey barn owls voles"
+    for mode in ("dense", "bm25", "hybrid"):
+        texts = [h.chunk.text for h in _search(searcher, query, pool_k=10, mode=mode)]
+        assert texts.count(shared) == 1, mode  # one hit per distinct text
+    # BM25 ranks the copy whose title matches "prey" first: that copy is the one kept
+    assert [h.chunk.doc_id for h in _search(searcher, query, pool_k=10, mode="bm25") if h.chunk.text == shared] == [
+        "birds"
+    ]
+    # the dense side sees three identical vectors: the tie goes to the first row, every time
+    for _ in range(2):
+        dense = _search(searcher, query, pool_k=10, mode="dense")
+        assert [h.chunk.doc_id for h in dense if h.chunk.text == shared] == ["specialnames"]

@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from anchorgate.tools import index as index_module
 from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
+from anchorgate.tools.documents import Chunk, Passage
 from anchorgate.tools.errors import IndexCorruptError
 from anchorgate.tools.index import build_or_load, load_index
 from tests.fakes import BagOfWordsEmbeddings
@@ -73,3 +74,38 @@ def test_failed_build_leaves_nothing_behind(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError):
         build_or_load(PASSAGES, Exploding(), "bow-64", SETTINGS, tmp_path, progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_changed_titles_or_chunking_code_never_reuse_an_old_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = _build(tmp_path)
+    # A new title (pydoc topics now titled by their heading) is a new corpus: a new index.
+    retitled = [Passage(p.id, f"{p.title} heading", p.text) for p in PASSAGES]
+    assert _build(tmp_path, retitled).path != first.path
+    # Chunking code that makes other chunks from the same corpus gets another key too, even when
+    # nobody bumped FORMAT_VERSION: the key holds a fingerprint of the chunker's output.
+    original = index_module.chunk_passages
+
+    def other_titles(passages, settings):  # type: ignore[no-untyped-def]
+        return [replace(c, title=c.title.upper()) for c in original(passages, settings)]
+
+    monkeypatch.setattr(index_module, "chunk_passages", other_titles)
+    index_module.chunker_fingerprint.cache_clear()
+    try:
+        changed = _build(tmp_path)
+        assert changed.path != first.path and {c.title for c in changed.chunks} == {"OWLS", "TEA", "RUST"}
+    finally:
+        monkeypatch.undo()
+        index_module.chunker_fingerprint.cache_clear()
+    assert _build(tmp_path).path == first.path  # the unchanged code finds its own index again
+    monkeypatch.setattr(index_module, "FORMAT_VERSION", index_module.FORMAT_VERSION + 1)
+    assert _build(tmp_path).path != first.path
+
+
+def test_embedded_text_carries_the_title() -> None:
+    chunk = Chunk("d#0:x", "d", "Special method names › With Statement Context Managers", "object.__enter__(self)")
+    assert index_module.embedding_text(chunk) == (
+        "Special method names › With Statement Context Managers\nobject.__enter__(self)"
+    )
+    assert index_module.embedding_text(replace(chunk, title="")) == "object.__enter__(self)"

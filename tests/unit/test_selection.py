@@ -15,6 +15,7 @@ from anchorgate.tools.selection import (
     question_kind,
     select,
     source_key,
+    unique_by_content,
 )
 
 PURE_RELEVANCE = SelectionSettings(adaptive_diversity=False, mmr_diversity=0.0)
@@ -217,3 +218,29 @@ def test_reserve_leftover_slots_are_filled_and_embeddings_must_align() -> None:
     assert [p.reason for p in result.picks] == ["mmr", "mmr", "reserve", "mmr", "mmr"]
     with pytest.raises(ValueError):
         select("q", candidates, np.zeros((3, 4)))
+
+
+def test_identical_texts_of_two_documents_fill_one_slot_the_better_ranked() -> None:
+    shared = "A class that overrides __eq__() and does not define __hash__()"
+    candidates = [
+        sc("specialnames#35", 0.61, 5, text=shared, doc_id="specialnames"),
+        sc("customization#30", 0.61, 2, text=shared, doc_id="customization"),  # same score, better rank
+        sc("other", 0.50, 1),
+        sc("copy-worse", 0.40, 3, text=" ".join(shared.split()), doc_id="types"),  # whitespace aside, same
+    ]
+    result = select("q", candidates, settings=PURE_RELEVANCE)
+    assert ids(result.selected) == ["customization#30", "other"]
+    assert result.duplicate_ids == ["specialnames#35", "copy-worse"]
+    # a higher score wins over a better rank, and exact ties go to the smaller id
+    higher = [sc("b", 0.7, 9, text=shared), sc("a", 0.6, 1, text=shared)]
+    assert ids(select("q", higher, settings=PURE_RELEVANCE).selected) == ["b"]
+    tied = [sc("b", 0.6, 1, text=shared), sc("a", 0.6, 1, text=shared)]
+    assert ids(select("q", tied, settings=PURE_RELEVANCE).selected) == ["a"]
+    # duplicates do not use pool slots: with pool_k 2 the second distinct text still gets in
+    pooled = select("q", candidates, settings=SelectionSettings(pool_k=2, adaptive_diversity=False))
+    assert ids(pooled.selected) == ["customization#30", "other"]
+
+
+def test_unique_by_content_keeps_first_of_each_text() -> None:
+    kept, dropped = unique_by_content(["a b", "c", "a  b", "c", "d"], lambda text: text)
+    assert kept == ["a b", "c", "d"] and dropped == ["a  b", "c"]

@@ -15,7 +15,7 @@ from anchorgate.tools.documents import Passage
 from anchorgate.tools.errors import ThreadNotFoundError
 from anchorgate.tools.index import build_or_load
 from anchorgate.tools.services import Services, register_services
-from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
+from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, quoting_aware
 
 PASSAGES = [
     Passage("owls", "Owls", "Owls are nocturnal birds of prey. Owls hunt mice at night."),
@@ -32,7 +32,8 @@ def _overrides(tmp_path: Path, model: ScriptedChatModel, **extra: Any) -> dict[s
 
 def _model() -> ScriptedChatModel:
     return ScriptedChatModel(
-        script=lambda p: "SUPPORTED" if "Verdict" in p else "Owls hunt mice at night [1].", report_usage=True
+        script=quoting_aware(lambda p: "SUPPORTED" if "Verdict" in p else "Owls hunt mice at night [1]."),
+        report_usage=True,
     )
 
 

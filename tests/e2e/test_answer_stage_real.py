@@ -1,0 +1,60 @@
+"""The quoted answer stage through the real parts: llama.cpp with the draft grammar, MiniLM, FAISS, BM25."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from anchorgate.api import ask, resolve_config
+from anchorgate.tools.datasets import load_dataset
+from anchorgate.tools.llm import load_chat_model
+from anchorgate.tools.quoted_draft import check_quotes, draft_grammar, parse_draft
+from anchorgate.tools.services import register_services, services_for_passages
+from tests.conftest import E2E_LLM
+
+pytestmark = pytest.mark.e2e
+
+
+def _ask_over(passages: list[Any], question: str, tmp_path: Path, **extra: Any) -> dict[str, Any]:
+    extra = {"llm": E2E_LLM, **extra}
+    config = resolve_config("A", extra)
+    services_id = register_services(services_for_passages(list(passages), config))
+    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    return ask(question, preset="A", overrides=overrides)
+
+
+def test_the_grammar_holds_the_local_model_to_the_quoted_shape() -> None:
+    model = load_chat_model(E2E_LLM, max_tokens=80)
+    documents = (
+        "<documents>\n[1] Tea\nGreen tea is brewed from the leaves of Camellia sinensis. It is popular in Japan.\n"
+        "</documents>"
+    )
+    messages = [SystemMessage("Answer in the requested format."), HumanMessage(f"{documents}\n\nWhat is green tea?")]
+    free = model.invoke(messages, max_tokens=80)
+    text = "Green tea is brewed from the leaves of Camellia sinensis. It is popular in Japan."
+    context = [{"n": 1, "title": "Tea", "text": text}]
+    held = model.invoke(messages, max_tokens=80, grammar=draft_grammar(context))
+    draft = check_quotes(parse_draft(str(held.content)), context)
+    assert draft.status in {"quoted", "declined"}, held.content
+    assert parse_draft(str(free.content)).status == "malformed", "without the grammar the model writes freely"
+    if draft.status == "quoted":  # the grammar only offers the passage's own sentences
+        assert [(q.passage, q.status) for q in draft.quotes] == [(1, "verbatim")]
+
+
+def test_a_answers_a_hotpotqa_question_with_a_verified_quote_and_a_short_answer(
+    datasets_dir: Path, tmp_path: Path
+) -> None:
+    item = next(i for i in load_dataset(datasets_dir / "hotpotqa_sample", limit=10).items if "Koolauloa" in i.question)
+    result = _ask_over(list(item.passages), item.question, tmp_path)
+    structure = result["telemetry"]["draft_structure"]
+    assert structure["status"] in {"quoted", "declined", "malformed"}
+    assert result["telemetry"]["calls"][0]["stage"] == "generate"
+    if result["decision"] == "STOP":
+        assert structure["status"] == "quoted" and structure["verified"]
+        assert len(result["short_answer"].split()) <= 6
+        assert any(c.get("verified") for c in result["citations"])
+    else:
+        assert result["reason"].startswith("ABSTAIN_")

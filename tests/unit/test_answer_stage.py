@@ -1,0 +1,123 @@
+"""The quoted answer stage through the graph (scripted model) and the gate's answer-stage reasons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from anchorgate.graph.gate import decide
+from anchorgate.graph.presets import load_preset
+from tests.fakes import ScriptedChatModel
+from tests.unit.test_agents_graph import _ask
+from tests.unit.test_gate import sig
+
+A = load_preset("A")
+OWLS = "What do owls hunt at night?"
+
+
+def _quoting(*replies: str) -> ScriptedChatModel:
+    """Replies in order to the answer calls; judge prompts get YES/SUPPORTED."""
+    queue = list(replies)
+
+    def reply(prompt: str) -> str:
+        if "Verdict" in prompt or "YES or NO" in prompt:
+            return "SUPPORTED"
+        return queue.pop(0) if queue else "I don't know"
+
+    return ScriptedChatModel(script=reply, report_usage=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "signals", "expected"),
+    [
+        ("declined, strong evidence", sig(idk=True, evidence_strong=True, draft_status="declined"),
+         ("REFLECT", "REFLECT_DECLINED_STRONG_EVIDENCE")),
+        ("declined, weak evidence", sig(idk=True, evidence_strong=False, draft_status="declined"),
+         ("ABSTAIN", "ABSTAIN_MODEL_IDK")),
+        ("declined again after the retry", sig(idk=True, evidence_strong=True, reflected=True),
+         ("ABSTAIN", "ABSTAIN_MODEL_IDK")),
+        ("no tokens for a retry", sig(idk=True, evidence_strong=True, tokens_left=100),
+         ("ABSTAIN", "ABSTAIN_MODEL_IDK")),
+        ("malformed draft", sig(draft_status="malformed", overlap=0.0), ("REFLECT", "REFLECT_MALFORMED_DRAFT")),
+        ("quote in no passage", sig(draft_status="quoted", quote_verified=False, overlap=0.0, one_shot_used=True),
+         ("ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE")),
+        ("verified quote", sig(draft_status="quoted", quote_verified=True, overlap=1.0), ("STOP", "STOP_OVERLAP_OK")),
+    ],
+)  # fmt: skip
+def test_answer_stage_reasons(name: str, signals: dict[str, Any], expected: tuple[str, str]) -> None:
+    assert decide(signals, A) == expected
+
+
+def test_free_style_never_gets_an_answer_retry() -> None:
+    free = A.replace(answer_style="free")
+    assert decide(sig(idk=True, evidence_strong=True), free) == ("ABSTAIN", "ABSTAIN_MODEL_IDK")
+
+
+async def test_a_verified_quote_stops_with_a_short_answer_and_the_quote_as_citation(tmp_path: Path) -> None:
+    model = _quoting("mice\nQUOTE [1]: Owls hunt mice at night.")
+    result = await _ask(tmp_path, model, OWLS, "A")
+    assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK")
+    assert result["answer"] == "mice [1]" and result["short_answer"] == "mice"
+    assert result["citations"][0]["quote"] == "Owls hunt mice at night." and result["citations"][0]["verified"]
+    assert result["telemetry"]["draft_structure"]["quotes"][0]["status"] == "verbatim"
+    assert "QUOTE [n]" in model.prompts[0]  # the quoted-style instructions were sent
+
+
+async def test_a_declined_draft_on_strong_evidence_gets_one_targeted_retry(tmp_path: Path) -> None:
+    model = _quoting("I don't know", "mice\nQUOTE [1]: Owls hunt mice at night.")
+    result = await _ask(tmp_path, model, OWLS, "A", retry_min_relevance=0.1)
+    reasons = [g["reason"] for g in result["telemetry"]["gate"]]
+    assert reasons == ["REFLECT_DECLINED_STRONG_EVIDENCE", "STOP_OVERLAP_OK"]
+    assert result["short_answer"] == "mice" and "answer_retry" in result["tokens"]["by_stage"]
+    assert "selected because they match the question" in model.prompts[1]
+
+
+async def test_a_decline_on_weak_evidence_is_not_retried(tmp_path: Path) -> None:
+    model = _quoting("I don't know")
+    result = await _ask(tmp_path, model, OWLS, "A", retry_min_relevance=0.99)
+    assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_MODEL_IDK")
+    assert len(model.prompts) == 1
+
+
+async def test_an_invented_quote_is_measured_and_abstained_on(tmp_path: Path) -> None:
+    model = _quoting("bamboo\nQUOTE [1]: Owls are famous for eating bamboo in Peru.")
+    result = await _ask(tmp_path, model, OWLS, "A", judge_policy="never")
+    assert result["decision"] == "ABSTAIN"
+    assert result["reason"] in {"ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_LOW_SUPPORT"}
+    assert result["telemetry"]["draft_structure"]["quotes"][0]["status"] == "absent"
+
+
+async def test_a_malformed_draft_is_a_signal_and_gets_one_retry(tmp_path: Path) -> None:
+    model = _quoting("Owls, I think, hunt mice", "mice\nQUOTE [1]: Owls hunt mice at night.")
+    result = await _ask(tmp_path, model, OWLS, "A")
+    reasons = [g["reason"] for g in result["telemetry"]["gate"]]
+    assert reasons == ["REFLECT_MALFORMED_DRAFT", "STOP_OVERLAP_OK"] and result["short_answer"] == "mice"
+
+
+async def test_the_quote_judge_rejects_an_answer_that_disagrees_with_the_quoted_one(tmp_path: Path) -> None:
+    def reply(prompt: str) -> str:
+        return "mice\nQUOTE [1]: Owls hunt mice at night."
+
+    model = ScriptedChatModel(script=reply, report_usage=True)
+    # the generator's draft says "mice", and so does the judge's own extraction: supported
+    result = await _ask(tmp_path, model, OWLS, "A", judge_policy="always", judge_style="quote", judge_accept_p=0.5)
+    assert result["telemetry"]["judge"]["label"] == "SUPPORTED" and result["decision"] == "STOP"
+
+
+def test_a_missing_inferred_anchor_never_causes_an_abstention() -> None:
+    inferred_only = sig(missing_anchors=["you're so vain"], missing_firm_anchors=[], one_shot_used=True)
+    assert decide(inferred_only, A) == ("STOP", "STOP_OVERLAP_OK")
+    first_pass = sig(missing_anchors=["you're so vain"], missing_firm_anchors=[], overlap=0.1)
+    assert decide(first_pass, A) == ("RETRIEVE_MORE", "RETRIEVE_ANCHOR_ONE_SHOT")
+    firm = sig(missing_anchors=["Leland"], missing_firm_anchors=["Leland"], one_shot_used=True, pass_no=2)
+    assert decide(firm, A) == ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")
+
+
+async def test_a_yes_no_answer_to_an_open_question_counts_as_declining(tmp_path: Path) -> None:
+    model = _quoting("No\nQUOTE [1]: Owls hunt mice at night.", "mice\nQUOTE [1]: Owls hunt mice at night.")
+    result = await _ask(tmp_path, model, OWLS, "A", retry_min_relevance=0.1)
+    gate = result["telemetry"]["gate"]
+    assert gate[0]["reason"] == "REFLECT_DECLINED_STRONG_EVIDENCE" and gate[0]["signals"]["idk"] is True
+    assert result["short_answer"] == "mice"
