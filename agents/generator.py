@@ -3,7 +3,10 @@
 Two answer styles (`Config.answer_style`):
 - `free`: one or two sentences with [n] markers (the baseline's single pass).
 - `quoted`: the model gives the shortest answer, then copies the sentence that states it
-  (`QUOTE [n]: …`); a llama.cpp grammar holds the local model to that shape. The quotes are
+  (`QUOTE [n]: …`); a llama.cpp grammar holds the local model to that shape.
+- `auto` (presets A/B/C): quoted when the question asks for a short answer (a name, date, number,
+  place, yes/no or a choice), free for open questions. Asked for "the shortest answer" to "what is
+  the role of the prime minister in Canada", the 1.5B model declined; in sentences it answers. The quotes are
   checked against the passages (`tools.quoted_draft`) and the draft the gate measures is the
   answer with the markers of the passages its quotes were found in.
 """
@@ -22,6 +25,7 @@ from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer_text import IDK_ANSWER
 from anchorgate.tools.confidence import abstain_probability
+from anchorgate.tools.evidence_strength import short_answer_expected
 from anchorgate.tools.llm_calls import CallOutcome, stage_call
 from anchorgate.tools.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
 from anchorgate.tools.services import aservices_for
@@ -109,6 +113,13 @@ def _free_messages(state: State, config: Config) -> list[BaseMessage]:
     ]
 
 
+def uses_quotes(config: Config, state: State) -> bool:
+    """Whether this question's drafts are quoted (see the module docstring)."""
+    if config.answer_style == "auto":
+        return short_answer_expected(state["question"], state.get("question_type", "other"))
+    return config.answer_style == "quoted"
+
+
 async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """One answer draft from the packed context; no call (empty draft) without context or budget."""
     config = runtime.context
@@ -116,7 +127,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     if not state.get("context"):
         elapsed = time.perf_counter() - started
         return {"draft": "", "draft_logprobs": None, "draft_abstain_p": None, "latency": {"generate": elapsed}}
-    if config.answer_style == "quoted":
+    if uses_quotes(config, state):
         outcome = await quoted_call(
             state, config, state["context"], state["context_text"], stage="generate", user_template="answer_quoted_user"
         )

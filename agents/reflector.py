@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from anchorgate.agents.generator import ANSWER_STOPS, quoted_call, quoted_recited, recited
+from anchorgate.agents.generator import ANSWER_STOPS, quoted_call, quoted_recited, recited, uses_quotes
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
@@ -78,7 +78,7 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     config = runtime.context
     started = time.perf_counter()
     reason = (state.get("gate_decision") or {}).get("reason", "")
-    retrying = reason in RETRY_REASONS and config.answer_style == "quoted"
+    retrying = reason in RETRY_REASONS and uses_quotes(config, state)
     outcome, revised = await (_retry(state, config) if retrying else _edit(state, config))
     update: dict[str, Any] = {
         "reflected": True,

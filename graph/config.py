@@ -21,7 +21,7 @@ JudgeStyle = Literal["verdict", "yes_no", "quote"]
 RetrievalMode = Literal["dense", "hybrid"]
 FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
-AnswerStyle = Literal["free", "quoted"]
+AnswerStyle = Literal["free", "quoted", "auto"]
 
 
 def _f(default: Any, description: str) -> Any:
@@ -119,8 +119,9 @@ class Config:
     # --- answer stage ----------------------------------------------------------------------------
     answer_style: AnswerStyle = _f(
         "free",
-        "free = sentences with [n] markers; quoted = the model copies the answering sentence (QUOTE [n]: …),"
-        " checked against the passages, then answers from it (ANSWER: …); a grammar holds llama.cpp to it.",
+        "free = sentences with [n] markers; quoted = the shortest answer, then the sentence that states it copied"
+        " from a passage (QUOTE [n]: …, checked; a grammar holds llama.cpp to it); auto = quoted for questions"
+        " that ask for a name, date, number, place, yes/no or a choice, free for open questions.",
     )
     answer_retry: bool = _f(
         False,

@@ -112,7 +112,8 @@ def _firm_missing(signals: Mapping[str, Any]) -> list[str]:
 
 def _answer_retry(signals: Mapping[str, Any], config: Config) -> str | None:
     """Why the reader deserves one more try on the evidence it has, or None."""
-    if not config.answer_retry or config.answer_style != "quoted" or signals["reflected"]:
+    quoted = signals.get("draft_status", "free") != "free"
+    if not config.answer_retry or not quoted or signals["reflected"]:
         return None
     if signals["tokens_left"] < config.factoid_min_tokens_left:
         return None

@@ -33,7 +33,7 @@ _A: dict[str, Any] = {
     "bridge_links": 6,
     "bridge_weight": 2.0,
     "repair_citations": True,
-    "answer_style": "quoted",
+    "answer_style": "auto",
     "answer_retry": True,
 }
 

@@ -57,6 +57,23 @@ def expected_answer_type(question: str) -> str:
     return "any"
 
 
+_SHORT_WH = re.compile(
+    r"^\W*(?:who|whom|whose|when|where|which|siapa|kapan|di mana|dimana)\b|"
+    r"\b(?:what|which|in what) (?:year|name|city|country|state|language|team|nationality|date|day|month|county|"
+    r"town|river|company|band|film|album|song|position|sport|instrument)\b",
+    re.IGNORECASE,
+)
+
+
+def short_answer_expected(question: str, question_kind: str) -> bool:
+    """Whether the question asks for a short answer (name, date, number, place, yes/no, a choice):
+    the quoted answer style's domain. Open questions ("what is the role of …", "difference between
+    …", how/why) are answered in sentences."""
+    if question_kind in {"yes_no", "numeric", "comparison"}:
+        return True
+    return expected_answer_type(question) != "any" or bool(_SHORT_WH.search(question.strip()))
+
+
 def answer_type_present(question: str, texts: Sequence[str]) -> tuple[str, bool]:
     """(expected type, whether some passage holds a candidate of that type beyond the question's own)."""
     wanted = expected_answer_type(question)

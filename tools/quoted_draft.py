@@ -43,9 +43,10 @@ QuoteStatus = Literal["verbatim", "moved", "near", "absent"]
 # it picks, and whether its answer is in it, are still checked. Models without grammar support
 # get the same instructions in the prompt and `check_quotes` verifies what they copied.
 QUOTE_MAX_CHARS = 160
+ANSWER_MAX_CHARS = 200  # the answer line: a short answer, at most a sentence
 _GRAMMAR_HEAD = """root ::= declined | answered
 declined ::= "I don't know"
-answered ::= [^\\n]+ "\\n" quote
+answered ::= [^\\n]{1,ANSWER_CHARS} "\\n" quote
 """
 
 
@@ -69,6 +70,7 @@ def quotable_sentences(text: str, max_chars: int = QUOTE_MAX_CHARS) -> list[str]
 
 def draft_grammar(passages: Sequence[dict[str, Any]]) -> str:
     """The GBNF that holds a reply to `<answer>` + `QUOTE [n]: <a sentence of passage n>`, or declined."""
+    head = _GRAMMAR_HEAD.replace("ANSWER_CHARS", str(ANSWER_MAX_CHARS))
     rules, choices = [], []
     for passage in passages:
         sentences = quotable_sentences(passage["text"])
@@ -78,8 +80,8 @@ def draft_grammar(passages: Sequence[dict[str, Any]]) -> str:
         choices.append(f'"QUOTE [{n}]: " p{n}')
         rules.append(f"p{n} ::= " + " | ".join(_gbnf_literal(s) for s in sentences))
     if not choices:
-        return _GRAMMAR_HEAD.replace("root ::= declined | answered", "root ::= declined")
-    return _GRAMMAR_HEAD + "quote ::= " + " | ".join(choices) + "\n" + "\n".join(rules) + "\n"
+        return head.replace("root ::= declined | answered", "root ::= declined")
+    return head + "quote ::= " + " | ".join(choices) + "\n" + "\n".join(rules) + "\n"
 
 
 _QUOTE_LINE = re.compile(r"^\s*QUOTE\s*\[(\d{1,2})\]\s*:\s*(.+?)\s*$", re.IGNORECASE)

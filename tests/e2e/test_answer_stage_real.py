@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from anchorgate.agents.generator import quoted_messages
 from anchorgate.api import ask, resolve_config
 from anchorgate.tools.datasets import load_dataset
 from anchorgate.tools.llm import load_chat_model
@@ -28,20 +29,19 @@ def _ask_over(passages: list[Any], question: str, tmp_path: Path, **extra: Any) 
 
 def test_the_grammar_holds_the_local_model_to_the_quoted_shape() -> None:
     model = load_chat_model(E2E_LLM, max_tokens=80)
-    documents = (
-        "<documents>\n[1] Tea\nGreen tea is brewed from the leaves of Camellia sinensis. It is popular in Japan.\n"
-        "</documents>"
-    )
-    messages = [SystemMessage("Answer in the requested format."), HumanMessage(f"{documents}\n\nWhat is green tea?")]
-    free = model.invoke(messages, max_tokens=80)
     text = "Green tea is brewed from the leaves of Camellia sinensis. It is popular in Japan."
     context = [{"n": 1, "title": "Tea", "text": text}]
+    documents = f"<documents>\n[1] Tea\n{text}\n</documents>"
+    messages = quoted_messages(resolve_config("A"), documents, "What is green tea brewed from?", "answer_quoted_user")
     held = model.invoke(messages, max_tokens=80, grammar=draft_grammar(context))
     draft = check_quotes(parse_draft(str(held.content)), context)
     assert draft.status in {"quoted", "declined"}, held.content
-    assert parse_draft(str(free.content)).status == "malformed", "without the grammar the model writes freely"
     if draft.status == "quoted":  # the grammar only offers the passage's own sentences
         assert [(q.passage, q.status) for q in draft.quotes] == [(1, "verbatim")]
+        assert draft.quotes[0].text in {sentence + "." for sentence in text.rstrip(".").split(". ")}
+    bare = [SystemMessage("Answer the question."), HumanMessage(f"{documents}\n\nWhat is green tea brewed from?")]
+    free = model.invoke(bare, max_tokens=40)
+    assert parse_draft(str(free.content)).status == "malformed", "without instructions or grammar: free text"
 
 
 def test_a_answers_a_hotpotqa_question_with_a_verified_quote_and_a_short_answer(

@@ -57,7 +57,7 @@ def test_free_style_never_gets_an_answer_retry() -> None:
 
 async def test_a_verified_quote_stops_with_a_short_answer_and_the_quote_as_citation(tmp_path: Path) -> None:
     model = _quoting("mice\nQUOTE [1]: Owls hunt mice at night.")
-    result = await _ask(tmp_path, model, OWLS, "A")
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted")
     assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK")
     assert result["answer"] == "mice [1]" and result["short_answer"] == "mice"
     assert result["citations"][0]["quote"] == "Owls hunt mice at night." and result["citations"][0]["verified"]
@@ -67,7 +67,7 @@ async def test_a_verified_quote_stops_with_a_short_answer_and_the_quote_as_citat
 
 async def test_a_declined_draft_on_strong_evidence_gets_one_targeted_retry(tmp_path: Path) -> None:
     model = _quoting("I don't know", "mice\nQUOTE [1]: Owls hunt mice at night.")
-    result = await _ask(tmp_path, model, OWLS, "A", retry_min_relevance=0.1)
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", retry_min_relevance=0.1)
     reasons = [g["reason"] for g in result["telemetry"]["gate"]]
     assert reasons == ["REFLECT_DECLINED_STRONG_EVIDENCE", "STOP_OVERLAP_OK"]
     assert result["short_answer"] == "mice" and "answer_retry" in result["tokens"]["by_stage"]
@@ -76,14 +76,14 @@ async def test_a_declined_draft_on_strong_evidence_gets_one_targeted_retry(tmp_p
 
 async def test_a_decline_on_weak_evidence_is_not_retried(tmp_path: Path) -> None:
     model = _quoting("I don't know")
-    result = await _ask(tmp_path, model, OWLS, "A", retry_min_relevance=0.99)
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", retry_min_relevance=0.99)
     assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_MODEL_IDK")
     assert len(model.prompts) == 1
 
 
 async def test_an_invented_quote_is_measured_and_abstained_on(tmp_path: Path) -> None:
     model = _quoting("bamboo\nQUOTE [1]: Owls are famous for eating bamboo in Peru.")
-    result = await _ask(tmp_path, model, OWLS, "A", judge_policy="never")
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", judge_policy="never")
     assert result["decision"] == "ABSTAIN"
     assert result["reason"] in {"ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_LOW_SUPPORT"}
     assert result["telemetry"]["draft_structure"]["quotes"][0]["status"] == "absent"
@@ -91,7 +91,7 @@ async def test_an_invented_quote_is_measured_and_abstained_on(tmp_path: Path) ->
 
 async def test_a_malformed_draft_is_a_signal_and_gets_one_retry(tmp_path: Path) -> None:
     model = _quoting("Owls, I think, hunt mice", "mice\nQUOTE [1]: Owls hunt mice at night.")
-    result = await _ask(tmp_path, model, OWLS, "A")
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted")
     reasons = [g["reason"] for g in result["telemetry"]["gate"]]
     assert reasons == ["REFLECT_MALFORMED_DRAFT", "STOP_OVERLAP_OK"] and result["short_answer"] == "mice"
 
@@ -102,7 +102,7 @@ async def test_the_quote_judge_rejects_an_answer_that_disagrees_with_the_quoted_
 
     model = ScriptedChatModel(script=reply, report_usage=True)
     # the generator's draft says "mice", and so does the judge's own extraction: supported
-    result = await _ask(tmp_path, model, OWLS, "A", judge_policy="always", judge_style="quote", judge_accept_p=0.5)
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", judge_policy="always", judge_style="quote", judge_accept_p=0.5)
     assert result["telemetry"]["judge"]["label"] == "SUPPORTED" and result["decision"] == "STOP"
 
 
@@ -117,7 +117,26 @@ def test_a_missing_inferred_anchor_never_causes_an_abstention() -> None:
 
 async def test_a_yes_no_answer_to_an_open_question_counts_as_declining(tmp_path: Path) -> None:
     model = _quoting("No\nQUOTE [1]: Owls hunt mice at night.", "mice\nQUOTE [1]: Owls hunt mice at night.")
-    result = await _ask(tmp_path, model, OWLS, "A", retry_min_relevance=0.1)
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", retry_min_relevance=0.1)
     gate = result["telemetry"]["gate"]
     assert gate[0]["reason"] == "REFLECT_DECLINED_STRONG_EVIDENCE" and gate[0]["signals"]["idk"] is True
     assert result["short_answer"] == "mice"
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted"),
+    [
+        ("Who directed the film shot in Leland, North Carolina in 1986?", True),
+        ("when did the last of us come out", True),
+        ("What language were books being translated into during the era of Haymo of Faversham?", True),
+        ("Are Christopher Nolan and Sathish Kalathil both film directors?", True),
+        ("what is the role of the prime minister in canada", False),
+        ("difference between russian blue and british blue cat", False),
+        ("How do I make a class usable in a with statement?", False),
+    ],
+)
+def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: str, quoted: bool) -> None:
+    from anchorgate.tools.anchors import question_type
+    from anchorgate.tools.evidence_strength import short_answer_expected
+
+    assert short_answer_expected(question, question_type(question)) is quoted

@@ -1,0 +1,126 @@
+"""Issue 12 item 4: preset A's answers to the demo-corpus questions a Python user would ask.
+
+    .venv/bin/python bench/demo_answers.py [--preset A] [--llm local] [--set key=value ...] [--name demo_answers]
+
+Questions: bench/demo_questions.jsonl (see bench/demo_retrieval.py). Each is asked through the real
+graph (`anchorgate.ask`, the built-in pydoc corpus, the real model). A question counts as
+answered right when
+- it has an answer in the corpus: the decision is STOP, a cited passage comes from a gold topic, and
+  the answer or a cited quote says what the reference says (the question's `evidence` regex
+  matches, or half of the reference answer's content words are in the answer and quotes);
+- it has none: the decision is ABSTAIN.
+Every answer, its quotes and the gate's reason are in the .md, so the automatic verdict can be read
+against the text. Split: tune (d01–d20) / heldout (d21–d45), as in bench/demo_retrieval.py.
+Results: bench/results/<name>.json and .md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import RESULTS, percentile, write_result  # noqa: E402
+
+from anchorgate.api import ask  # noqa: E402
+from anchorgate.graph.config import parse_assignments  # noqa: E402
+from anchorgate.tools.citations import content_words  # noqa: E402
+
+QUESTIONS = Path(__file__).resolve().parent / "demo_questions.jsonl"
+
+
+def judge_answer(question: dict[str, Any], result: dict[str, Any]) -> bool:
+    """Right or wrong by the rules in the module docstring."""
+    if not question["gold_topics"]:
+        return bool(result["decision"] == "ABSTAIN")
+    if result["decision"] != "STOP":
+        return False
+    topics = {c["id"].split("#")[0].removeprefix("pydoc:") for c in result["citations"]}
+    if not topics & set(question["gold_topics"]):
+        return False
+    said = " ".join([result["answer"], *(c.get("quote", "") for c in result["citations"])])
+    if re.search(question["evidence"], said, re.IGNORECASE):
+        return True
+    reference = content_words(question["answer"])
+    return bool(reference) and len(reference & content_words(said)) / len(reference) >= 0.5
+
+
+def run(preset: str, overrides: dict[str, Any]) -> list[dict[str, Any]]:
+    """One record per question: decision, reason, answer, quotes, verdict, tokens, seconds."""
+    rows = []
+    for line in QUESTIONS.read_text(encoding="utf-8").splitlines():
+        question = json.loads(line)
+        started = time.perf_counter()
+        result = ask(question["question"], preset=preset, overrides=overrides)
+        rows.append({
+            "id": question["id"], "split": question["split"], "kind": question["kind"],
+            "question": question["question"], "answerable": bool(question["gold_topics"]),
+            "decision": result["decision"], "reason": result["reason"], "answer": result["answer"],
+            "short_answer": result["short_answer"],
+            "citations": [{"id": c["id"], "quote": c.get("quote", ""), "verified": c.get("verified", False)}
+                          for c in result["citations"]],
+            "gates": [g["reason"] for g in result["telemetry"]["gate"]],
+            "right": judge_answer(question, result), "tokens": result["tokens"]["total"],
+            "seconds": round(time.perf_counter() - started, 2),
+        })  # fmt: skip
+        print(f"{question['id']} {rows[-1]['right']} {result['decision']} {result['reason']} {result['answer'][:80]!r}")
+    return rows
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Right-answer rates per split, over answerable and no-answer questions."""
+    out: dict[str, Any] = {}
+    for split in ("tune", "heldout", "all"):
+        part = [r for r in rows if split in ("all", r["split"])]
+        answerable = [r for r in part if r["answerable"]]
+        unanswerable = [r for r in part if not r["answerable"]]
+        out[split] = {
+            "questions": len(part),
+            "right_answerable": round(sum(r["right"] for r in answerable) / len(answerable), 3) if answerable else None,
+            "abstained_no_answer": f"{sum(r['right'] for r in unanswerable)}/{len(unanswerable)}",
+            "right_all": round(sum(r["right"] for r in part) / len(part), 3) if part else None,
+            "tokens_mean": round(sum(r["tokens"] for r in part) / len(part), 1) if part else None,
+            "seconds_p50": percentile([r["seconds"] for r in part], 50) if part else None,
+        }
+    return out
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The summary table and every answer."""
+    lines = [f"# Demo-corpus questions, preset {result['preset']} ({result['llm']})", "",
+             "| split | questions | right (answerable) | abstained (no answer) | right (all) | tokens | s p50 |",
+             "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for split, s in result["summary"].items():
+        lines.append(f"| {split} | {s['questions']} | {s['right_answerable']} | {s['abstained_no_answer']} | "
+                     f"{s['right_all']} | {s['tokens_mean']} | {s['seconds_p50']} |")  # fmt: skip
+    lines += ["", "| id | right | decision (reason) | answer | quote |", "|---|---|---|---|---|"]
+    for r in result["rows"]:
+        quote = (r["citations"][0]["quote"] if r["citations"] else "").replace("|", "/")[:120]
+        answer = r["answer"].replace("|", "/").replace("\n", " ")[:120]
+        verdict = "yes" if r["right"] else "no"
+        lines.append(f"| {r['id']} | {verdict} | {r['decision']} ({r['reason']}) | {answer} | {quote} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--preset", default="A")
+    parser.add_argument("--llm", default="local")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--name", default="demo_answers")
+    args = parser.parse_args()
+    overrides = {**parse_assignments(args.set), "llm": args.llm}
+    rows = run(args.preset, overrides)
+    result = {"preset": args.preset, "llm": args.llm, "overrides": overrides, "summary": summary(rows), "rows": rows}
+    write_result(args.name, result)
+    (RESULTS / f"{args.name}.md").write_text(markdown(result), encoding="utf-8")
+    print(json.dumps(result["summary"], indent=1))
+
+
+if __name__ == "__main__":
+    main()
