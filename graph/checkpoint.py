@@ -6,8 +6,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -57,13 +59,60 @@ async def open_checkpointer(config: Config) -> AsyncIterator[BaseCheckpointSaver
         async with _postgres_saver(config.checkpoint_db.strip()) as saver:
             yield saver
         return
-    # Each run has its own connection; concurrent runs (20 `aask` calls at once) take turns on
-    # SQLite's write lock, so a writer waits up to SQLITE_BUSY_TIMEOUT_S instead of failing.
-    async with aiosqlite.connect(str(checkpoint_path(config)), timeout=SQLITE_BUSY_TIMEOUT_S) as conn:
+    async with _shared_sqlite_saver(checkpoint_path(config)) as saver:
+        yield saver
+
+
+@dataclass
+class _SharedSaver:
+    """One SQLite connection and saver for every concurrent run of one event loop on one file."""
+
+    ready: asyncio.Future[AsyncSqliteSaver]
+    users: int = 0
+
+
+_SHARED_SAVERS: dict[tuple[int, str], _SharedSaver] = {}
+
+
+@asynccontextmanager
+async def _shared_sqlite_saver(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
+    """The file's saver, shared by the concurrent runs of this event loop and closed with the last.
+
+    Concurrent runs (20 `aask` calls at once) on separate connections failed under load with
+    "database is locked": a connection that read in WAL mode and then writes after another one
+    committed gets SQLITE_BUSY at once, without waiting. One connection per process and file, whose
+    saver serialises its statements with its own lock, has no such conflict; other processes still
+    wait up to SQLITE_BUSY_TIMEOUT_S for the write lock.
+    """
+    loop = asyncio.get_running_loop()
+    key = (id(loop), str(path.resolve()))
+    entry = _SHARED_SAVERS.get(key)
+    if entry is None:
+        entry = _SHARED_SAVERS[key] = _SharedSaver(loop.create_future())
+        loop.create_task(_open_saver(path, entry.ready))
+    entry.users += 1
+    try:
+        saver = await asyncio.shield(entry.ready)
+        yield saver
+    finally:
+        entry.users -= 1
+        if entry.users == 0 and _SHARED_SAVERS.get(key) is entry:
+            del _SHARED_SAVERS[key]
+            if entry.ready.done() and not entry.ready.cancelled() and entry.ready.exception() is None:
+                await entry.ready.result().conn.close()
+
+
+async def _open_saver(path: Path, ready: asyncio.Future[AsyncSqliteSaver]) -> None:
+    """Connect, switch to WAL, create the tables; the outcome (saver or error) goes to `ready`."""
+    try:
+        conn = await aiosqlite.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_S)
         await conn.execute("PRAGMA journal_mode=WAL")
-        sqlite_saver = AsyncSqliteSaver(conn)
-        await sqlite_saver.setup()
-        yield sqlite_saver
+        saver = AsyncSqliteSaver(conn)
+        await saver.setup()
+    except BaseException as exc:  # noqa: BLE001 — handed to every waiting run, which re-raises it
+        ready.set_exception(exc)
+        return
+    ready.set_result(saver)
 
 
 @asynccontextmanager

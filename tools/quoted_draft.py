@@ -152,7 +152,7 @@ def parse_draft(text: str) -> QuotedDraft:
             declined = True
         elif answer is None and line.strip():
             labelled = _ANSWER_LINE.match(line)
-            answer = _RUN_ON_QUOTE.split(labelled.group(1) if labelled else line.strip())[0]
+            answer = _RUN_ON_QUOTE.split(labelled.group(1) if labelled else line.strip())[0].rstrip(" ,;:")
     if answer is not None and is_idk(answer) and answer.strip():
         return QuotedDraft("declined", answer=IDK_ANSWER)
     if declined and not quotes:

@@ -63,9 +63,10 @@ async def _sequential_then_concurrent(config: Config) -> tuple[list[dict[str, An
 
 def test_twenty_concurrent_questions_with_the_local_model_equal_sequential(tmp_path: Any) -> None:
     # Short contexts and answers keep 40 real generations affordable; the gate and anchors are A's.
+    # 90 completion tokens: a quoted draft is an answer line plus a quote of up to 160 characters.
     config = resolve_config(
         "A",
-        {"max_context_tokens": 300, "max_output_tokens": 40, "judge_policy": "never", "llm": E2E_LLM,
+        {"max_context_tokens": 300, "max_output_tokens": 90, "judge_policy": "never", "llm": E2E_LLM,
          "checkpoint_db": str(tmp_path / "c.sqlite")},
     )  # fmt: skip
     sequential, concurrent = asyncio.run(_sequential_then_concurrent(config))

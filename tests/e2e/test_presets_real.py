@@ -68,13 +68,16 @@ def test_hotpotqa_two_entity_question_sends_two_anchor_workers(datasets_dir: Pat
 def test_a_misplaced_citation_is_repaired_and_the_answer_stands(datasets_dir: Path, tmp_path: Path) -> None:
     # The local model answers "The Exies [1]" with [1] = Circus Diablo; without the repair the gate
     # abstains on low support, with it the marker moves to The Exies' passage and the answer stops.
+    # Citation markers are the free answer style's (quoted drafts cite where their quote was found).
     data = load_dataset(datasets_dir / "hotpotqa_sample", limit=50)
     item = next(i for i in data.items if "The Exies" in i.question)
-    result = _ask_over(list(data.corpus or []), item.question, "A", tmp_path)
+    result = _ask_over(list(data.corpus or []), item.question, "A", tmp_path, answer_style="free")
     _valid_telemetry(result, "A")
     repairs = result["telemetry"]["citation_repairs"]
     assert repairs and repairs[0]["from"] != [repairs[0]["to"]]
     assert result["decision"] == "STOP", result["reason"]
     assert [c["title"] for c in result["citations"]] == ["The Exies"]
-    unrepaired = _ask_over(list(data.corpus or []), item.question, "A", tmp_path, repair_citations=False)
+    unrepaired = _ask_over(
+        list(data.corpus or []), item.question, "A", tmp_path, repair_citations=False, answer_style="free"
+    )
     assert unrepaired["reason"] == "ABSTAIN_LOW_SUPPORT" and not unrepaired["telemetry"]["citation_repairs"]
