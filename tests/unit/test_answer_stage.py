@@ -102,7 +102,8 @@ async def test_the_quote_judge_rejects_an_answer_that_disagrees_with_the_quoted_
 
     model = ScriptedChatModel(script=reply, report_usage=True)
     # the generator's draft says "mice", and so does the judge's own extraction: supported
-    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", judge_policy="always", judge_style="quote", judge_accept_p=0.5)
+    quote_judge = {"judge_policy": "always", "judge_style": "quote", "judge_accept_p": 0.5}
+    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", **quote_judge)
     assert result["telemetry"]["judge"]["label"] == "SUPPORTED" and result["decision"] == "STOP"
 
 
