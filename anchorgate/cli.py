@@ -7,6 +7,7 @@ Every failure the user can act on is one line on stderr and a non-zero exit code
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -283,6 +284,11 @@ def run(argv: Sequence[str] | None, handler_hook: Callable[[argparse.Namespace],
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader of our output went away (`anchorgate config | head`): nothing left to say to it
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # noqa: BLE001 — last resort: a bug is reported, never swallowed
         if os.environ.get("ANCHORGATE_DEBUG"):
             traceback.print_exc()

@@ -80,3 +80,11 @@ def test_cli_ask_runs_preset_a_and_prints_anchors_and_the_gate(
     assert gate.endswith("→ ABSTAIN (ABSTAIN_MISSING_ANCHOR; support 1.00, anchor coverage 0.50)")
     outcome = next(line for line in lines if line.startswith("outcome:"))
     assert "ABSTAIN (ABSTAIN_MISSING_ANCHOR) · preset A · rounds 1 · tokens " in outcome and " of 2400 " in outcome
+
+
+def test_a_closed_output_pipe_is_not_an_internal_error(capsys: pytest.CaptureFixture[str]) -> None:
+    def closed_pipe(_args: Any) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    assert run(["config"], handler_hook=closed_pipe) == 0
+    assert "internal error" not in capsys.readouterr().err
