@@ -5,9 +5,9 @@
 Questions: bench/demo_questions.jsonl (see bench/demo_retrieval.py). Each is asked through the real
 graph (`anchorgate.ask`, the built-in pydoc corpus, the real model). A question counts as
 answered right when
-- it has an answer in the corpus: the decision is STOP, and the answer or a cited quote says what the reference says (the question's `evidence` regex
-  matches, or half of the reference answer's content words are in the answer and quotes); the
-  strict count also wants a cited passage from one of the question's gold topics (the gold lists
+- it has an answer in the corpus: the decision is STOP, and the answer or a cited quote says what
+  the reference says (the question's `evidence` regex matches, or half of the reference answer's
+  content words are in the answer and quotes); the strict count also wants a cited passage from one of the question's gold topics (the gold lists
   are not exhaustive: another topic may state the same rule);
 - it has none: the decision is ABSTAIN.
 Every answer, its quotes and the gate's reason are in the .md, so the automatic verdict can be read
