@@ -7,8 +7,9 @@ graph (`anchorgate.ask`, the built-in pydoc corpus, the real model). A question 
 answered right when
 - it has an answer in the corpus: the decision is STOP, and the answer or a cited quote says what
   the reference says (the question's `evidence` regex matches, or half of the reference answer's
-  content words are in the answer and quotes); the strict count also wants a cited passage from one of the question's gold topics (the gold lists
-  are not exhaustive: another topic may state the same rule);
+  content words are in the answer and quotes); the strict count also wants a cited passage from
+  one of the question's gold topics (the gold lists are not exhaustive: another topic may state the
+  same rule);
 - it has none: the decision is ABSTAIN.
 Every answer, its quotes and the gate's reason are in the .md, so the automatic verdict can be read
 against the text. Split: tune (d01–d20) / heldout (d21–d45), as in bench/demo_retrieval.py.
