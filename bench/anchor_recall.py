@@ -38,9 +38,9 @@ class _Runtime:
         self.context = context
 
 
-async def preset_context(question: str, config: Any) -> tuple[list[str], int, set[str]]:
-    """Doc ids of the context the generator would see, how many workers ran, and every doc id
-    the workers found (before selection)."""
+async def preset_selection(question: str, config: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """Preset A's own path without the LLM: anchor predictor → one retriever worker per query →
+    fuse and select. The packed context, every chunk the workers found, and how many workers ran."""
     runtime = _Runtime(config)
     state: dict[str, Any] = {"question": question}
     state.update(await predict_anchors(state, runtime))  # type: ignore[arg-type]
@@ -50,8 +50,14 @@ async def preset_context(question: str, config: Any) -> tuple[list[str], int, se
         evidence = merge_evidence(evidence, (await retrieve(worker, runtime))["evidence"])  # type: ignore[arg-type]
     state["evidence"] = evidence
     selected = await fuse_and_select(state, runtime)  # type: ignore[arg-type]
-    found = {e["doc_id"] for e in evidence}
-    return [p["doc_id"] for p in selected["context"]], len(state["pending_queries"]), found
+    return selected["context"], evidence, len(state["pending_queries"])
+
+
+async def preset_context(question: str, config: Any) -> tuple[list[str], int, set[str]]:
+    """Doc ids of the context the generator would see, how many workers ran, and every doc id
+    the workers found (before selection)."""
+    context, evidence, workers = await preset_selection(question, config)
+    return [p["doc_id"] for p in context], workers, {e["doc_id"] for e in evidence}
 
 
 def main() -> None:

@@ -32,14 +32,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from anchor_recall import preset_selection  # noqa: E402
 from common import REPO, RESULTS, percentile, write_result  # noqa: E402
 
-from anchorgate.agents.anchor_predictor import predict_anchors  # noqa: E402
-from anchorgate.agents.fuse_and_select import fuse_and_select  # noqa: E402
-from anchorgate.agents.retriever_worker import retrieve  # noqa: E402
 from anchorgate.graph.config import parse_assignments  # noqa: E402
 from anchorgate.graph.presets import load_preset  # noqa: E402
-from anchorgate.graph.state import merge_evidence  # noqa: E402
 from anchorgate.tools.hybrid import HybridSearcher  # noqa: E402
 from anchorgate.tools.retrieval_metrics import dedupe, reciprocal_rank  # noqa: E402
 from anchorgate.tools.services import Services, load_index_for, register_services  # noqa: E402
@@ -54,13 +51,6 @@ LABELS = {
     "hybrid_floor": "hybrid (RRF, A's relevance floor) top 8",
     "preset_A": "preset A's context (anchors + workers + fuse and select)",
 }
-
-
-class _Runtime:
-    """The one attribute nodes read from LangGraph's Runtime."""
-
-    def __init__(self, context: Any) -> None:
-        self.context = context
 
 
 def topic(doc_id: str) -> str:
@@ -93,16 +83,8 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
 
 async def preset_context(question: str, config: Any) -> tuple[list[dict[str, Any]], int]:
     """The packed context preset A hands the generator, and how many workers ran."""
-    runtime = _Runtime(config)
-    state: dict[str, Any] = {"question": question}
-    state.update(await predict_anchors(state, runtime))  # type: ignore[arg-type]
-    evidence: list[dict[str, Any]] = []
-    for query in state["pending_queries"]:
-        worker = {"question": question, "pass_no": 1, **query}
-        evidence = merge_evidence(evidence, (await retrieve(worker, runtime))["evidence"])  # type: ignore[arg-type]
-    state["evidence"] = evidence
-    selected = await fuse_and_select(state, runtime)  # type: ignore[arg-type]
-    return selected["context"], len(state["pending_queries"])
+    context, _evidence, workers = await preset_selection(question, config)
+    return context, workers
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
