@@ -64,7 +64,7 @@ def operating_point(records: list[dict[str, Any]], threshold: float = 1.0) -> di
 
 def halves(records: list[dict[str, Any]], tune: int) -> dict[str, list[dict[str, Any]]]:
     """{"tuned (first N)": …, "held out (next M)": …} (held out omitted when empty)."""
-    split = {f"tuned (first {min(tune, len(records))})": records[:tune]}
+    split = {f"tuned (first {min(tune, len(records))})": records[:tune]} if tune > 0 else {}
     if records[tune:]:
         split[f"held out (next {len(records) - tune})"] = records[tune:]
     return split
