@@ -55,6 +55,8 @@ def test_a_answers_a_hotpotqa_question_with_a_verified_quote_and_a_short_answer(
     if result["decision"] == "STOP":
         assert structure["status"] == "quoted" and structure["verified"]
         assert len(result["short_answer"].split()) <= 6
-        assert any(c.get("verified") for c in result["citations"])
+        # the verified sentence is the citation's quote, unless the answer was re-cited to the
+        # passage that holds it (the model quoted one passage and answered from another)
+        assert any(c.get("verified") for c in result["citations"]) or result["telemetry"]["citation_repairs"]
     else:
         assert result["reason"].startswith("ABSTAIN_")
