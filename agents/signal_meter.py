@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.state import Evidence, State
-from anchorgate.tools.anchors import Anchor, anchor_coverage, question_type
+from anchorgate.tools.anchors import Anchor, anchor_coverage
 from anchorgate.tools.answer_text import is_idk
 from anchorgate.tools.confidence import dragin_confidence, retrieval_confidence
 from anchorgate.tools.evidence_strength import measure_strength
@@ -56,7 +56,7 @@ def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
 
 
 def quoted_signals(
-    structure: dict[str, Any] | None, overlap: float, grounding_min: float, question: str
+    structure: dict[str, Any] | None, overlap: float, grounding_min: float, question: str, yes_no_question: bool
 ) -> dict[str, Any]:
     """Signals of a quoted draft; a verified, grounded quote counts as full support.
 
@@ -69,7 +69,7 @@ def quoted_signals(
                 "non_answer": None}  # fmt: skip
     empty = None
     if structure["status"] == "quoted":
-        empty = non_answer(structure.get("answer", ""), question, question_type(question) == "yes_no")
+        empty = non_answer(structure.get("answer", ""), question, yes_no_question)
     quotes = structure.get("quotes", [])
     found = any(q["status"] != "absent" for q in quotes)
     grounding = float(structure.get("grounding", 0.0))
@@ -101,7 +101,9 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
     spent = totals(state.get("usage", {}))["total"]
     idk = bool(draft) and is_idk(draft)
-    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"])
+    # the question type the anchor predictor classified once, not classified again every round
+    yes_no = state.get("question_type") == "yes_no"
+    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"], yes_no)
     firm_covered = all(a.text in inferred for a in missing)
     strength = measure_strength(state["question"], context, firm_covered, config.retry_min_relevance)
     signals = {
