@@ -23,7 +23,7 @@ from anchorgate.tools.documents import Passage
 from anchorgate.tools.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
 from anchorgate.tools.errors import ConfigError
 from anchorgate.tools.index import DenseIndex, build_or_load
-from anchorgate.tools.llm import load_chat_model
+from anchorgate.tools.llm import load_chat_model, model_file_for
 from anchorgate.tools.paths import cache_root
 
 
@@ -98,8 +98,11 @@ def services_for(config: ResourceSettings, *, progress: bool = True) -> Services
     key = (
         config.corpus,
         config.llm,
+        # What the spec and cache resolve to now: $ANCHORGATE_GGUF or $ANCHORGATE_CACHE may change
+        # between runs in one process, and a bundle built for other files must not be reused.
+        model_file_for(config.llm),
+        str(cache_root(config.cache_dir)),
         config.embedding_model,
-        config.cache_dir,
         config.chunk_tokens,
         config.chunk_overlap_tokens,
         config.temperature,

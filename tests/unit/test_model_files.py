@@ -309,3 +309,28 @@ def test_ask_fails_the_same_way_before_any_indexing(fake: FakeModel, capsys: pyt
     line = _one_error_line(capsys.readouterr().err)
     assert code == 69 and str(fake.part_file(1)) in line and "is missing" in line
     assert fake.leftovers() == []
+
+
+def test_a_bundle_built_for_other_model_files_is_not_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI ran the real 1.5B before this file: the cached bundle hid a missing model from `ask`."""
+    from anchorgate.graph.config import Config
+    from anchorgate.tools import services
+
+    built: list[str] = []
+
+    def fake_model(config: Config) -> object:
+        built.append(os.environ.get("ANCHORGATE_CACHE", "") + "|" + os.environ.get("ANCHORGATE_GGUF", ""))
+        return object()
+
+    monkeypatch.setattr(services, "chat_model_for", fake_model)
+    monkeypatch.setattr(
+        services, "load_index_for", lambda config, progress=True: (None, None, SimpleNamespace(name="fake", skipped=[]))
+    )
+    monkeypatch.delenv("ANCHORGATE_GGUF", raising=False)
+    config = Config(corpus=f"fake-{tmp_path.name}")
+    for cache in ("one", "two", "two"):
+        monkeypatch.setenv("ANCHORGATE_CACHE", str(tmp_path / cache))
+        services.services_for(config)
+    monkeypatch.setenv("ANCHORGATE_GGUF", str(tmp_path / "other.gguf"))
+    services.services_for(config)
+    assert built == [f"{tmp_path / 'one'}|", f"{tmp_path / 'two'}|", f"{tmp_path / 'two'}|{tmp_path / 'other.gguf'}"]
