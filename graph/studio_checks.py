@@ -1,0 +1,181 @@
+"""What the Studio server accepts: one check for every request body that starts or schedules a run.
+
+Pure functions (no I/O) used by the HTTP middleware in `graph/studio_app.py`. A body is checked the
+same way whichever `langgraph dev` route it came in on (`/runs`, `/runs/stream`, `/runs/wait`,
+`/runs/batch`, `/runs/crons`, the same under `/threads/{id}`, `PATCH /runs/crons/{id}`), and an
+assistant's stored settings (`POST /assistants`, `PATCH /assistants/{id}`) the same way as a run's:
+  * the input is `{"question": …}` with a real question (`validate_question`);
+  * the context (or the legacy `config.configurable`) is a `Config` override: a known preset,
+    known keys, values of the right type and range; it is expanded into the preset's full settings,
+    so picking preset B really switches B's parts on instead of the dataclass defaults (baseline).
+Anything wrong raises ConfigError or InvalidQuestionError, which the middleware answers with 422.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from anchorgate.graph.config import Config
+from anchorgate.graph.presets import load_preset
+from anchorgate.tools.errors import ConfigError, InvalidQuestionError
+from anchorgate.tools.questions import validate_question
+
+RouteKind = Literal["run", "thread_run", "batch", "cron", "cron_patch", "assistant"]
+Mode = Literal["new", "continue", "patch"]
+INPUT_EXAMPLE = 'send input {"question": "What does the pass statement do?"}'
+
+_ROUTES: list[tuple[str, re.Pattern[str], RouteKind]] = [
+    ("POST", re.compile(r"^/runs(?:/stream|/wait)?/?$"), "run"),
+    ("POST", re.compile(r"^/runs/batch/?$"), "batch"),
+    ("POST", re.compile(r"^/runs/crons/?$"), "cron"),
+    ("PATCH", re.compile(r"^/runs/crons/(?P<cron_id>[^/]+)/?$"), "cron_patch"),
+    ("POST", re.compile(r"^/threads/(?P<thread_id>[^/]+)/runs(?:/stream|/wait)?/?$"), "thread_run"),
+    ("POST", re.compile(r"^/threads/(?P<thread_id>[^/]+)/runs/crons/?$"), "cron"),
+    ("POST", re.compile(r"^/assistants/?$"), "assistant"),
+    ("PATCH", re.compile(r"^/assistants/(?P<assistant_id>[^/]+)/?$"), "assistant"),
+]
+# Keys LangGraph itself keeps in `config.configurable` (ids, checkpoint, server and tracing values);
+# every other key there is a setting, as in `context`.
+_FRAMEWORK_KEYS = frozenset(
+    {"thread_id", "user_id", "run_id", "graph_id", "assistant_id", "cron_id", "checkpoint_id", "checkpoint_ns",
+     "checkpoint_map"}
+)  # fmt: skip
+_FRAMEWORK_PREFIXES = ("__", "langgraph_", "x-")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
+
+
+@dataclass(frozen=True)
+class Route:
+    """A route whose body this module checks, with the ids taken from its path."""
+
+    kind: RouteKind
+    thread_id: str | None = None
+    cron_id: str | None = None
+
+
+def match_route(method: str, path: str) -> Route | None:
+    """The checked route `method path` is, or None for every other route (passed through as is)."""
+    for route_method, pattern, kind in _ROUTES:
+        found = pattern.match(path) if method == route_method else None
+        if found and found.groupdict().get("cron_id") not in {"search", "count"}:
+            ids = found.groupdict()
+            return Route(kind, thread_id=ids.get("thread_id"), cron_id=ids.get("cron_id"))
+    return None
+
+
+def custom_assistant_id(payload: Any) -> str | None:
+    """The assistant id of a run body when it names a stored assistant (a UUID), not the graph."""
+    assistant_id = payload.get("assistant_id") if isinstance(payload, dict) else None
+    return assistant_id if isinstance(assistant_id, str) and _UUID.match(assistant_id) else None
+
+
+def resolve_settings(context: Any, base: Mapping[str, Any] | None = None, where: str = "context") -> Config:
+    """The full settings of a context override, on top of `base` (an assistant's stored settings).
+
+    A `preset` in the context starts over from that preset; without one the overrides apply to
+    `base`, or to the baseline preset when there is no base.
+    """
+    if not isinstance(context, Mapping):
+        raise ConfigError(f"{where} must be a JSON object of settings, got {type(context).__name__}")
+    if "preset" in context and not isinstance(context["preset"], str):
+        raise ConfigError(f"preset must be a string, got {context['preset']!r}")
+    start: Mapping[str, Any] = {} if "preset" in context else (base or {})
+    merged = {**start, **context}
+    preset = merged.pop("preset", "baseline")
+    if not isinstance(preset, str):  # a stored base from before these checks
+        raise ConfigError(f"preset must be a string, got {preset!r}")
+    return load_preset(preset, merged)
+
+
+def check_input(run_input: Any, max_chars: int, *, required: bool) -> None:
+    """A run input is `{"question": <a real question>}`; raises InvalidQuestionError otherwise."""
+    if run_input is None:
+        if required:
+            raise InvalidQuestionError("the run has no input", INPUT_EXAMPLE)
+        return
+    if not isinstance(run_input, dict):
+        raise InvalidQuestionError(f"input must be a JSON object, got {type(run_input).__name__}", INPUT_EXAMPLE)
+    unknown = sorted(set(run_input) - {"question"})
+    if unknown:
+        raise InvalidQuestionError(
+            f"input has unknown key(s) {', '.join(map(repr, unknown))}",
+            'the input is {"question": …}; settings go in context',
+        )
+    if "question" not in run_input:
+        raise InvalidQuestionError("input has no question", INPUT_EXAMPLE)
+    validate_question(run_input["question"], max_chars)
+
+
+def check_run(payload: Any, base: Mapping[str, Any] | None = None, mode: Mode = "new") -> Any:
+    """THE check of a body that starts or schedules runs: the body with its settings expanded.
+
+    `mode`: "new" needs an input (stateless runs, crons); "continue" (a thread's run) may omit it
+    to go on from the thread's checkpoint, or send a `command`; "patch" (a cron update) checks
+    only the fields present. `base` is the named assistant's stored settings, if any.
+    """
+    if not isinstance(payload, dict):
+        return payload  # not a run body at all: the server's own schema check answers it
+    checked = dict(payload)
+    context = payload.get("context")
+    config = payload.get("config")
+    configurable = config.get("configurable") if isinstance(config, dict) else None
+    settings = _settings_in(configurable)
+    if context not in (None, {}):
+        resolved = resolve_settings(context, base)
+        checked["context"] = resolved.to_dict()
+    elif settings and isinstance(config, dict) and isinstance(configurable, dict):
+        # the pre-0.6 way to pass a context: the server copies `configurable` into it
+        resolved = resolve_settings(settings, base, where="config.configurable")
+        checked["config"] = {**config, "configurable": {**configurable, **resolved.to_dict()}}
+    else:
+        resolved = resolve_settings({}, base)
+    if mode != "patch" or "input" in payload:
+        has_command = payload.get("command") is not None
+        required = mode == "new" and not has_command
+        check_input(payload.get("input"), resolved.max_question_chars, required=required)
+    return checked
+
+
+def check_assistant(payload: Any) -> Any:
+    """An assistant's `context` and `config.configurable` are checked and expanded like a run's."""
+    if not isinstance(payload, dict):
+        return payload
+    checked = dict(payload)
+    if payload.get("context") is not None:
+        checked["context"] = resolve_settings(payload["context"]).to_dict()
+    config = payload.get("config")
+    configurable = config.get("configurable") if isinstance(config, dict) else None
+    settings = _settings_in(configurable)
+    if settings and isinstance(config, dict) and isinstance(configurable, dict):
+        resolved = resolve_settings(settings, where="config.configurable").to_dict()
+        checked["config"] = {**config, "configurable": {**configurable, **resolved}}
+    return checked
+
+
+def continues_thread(payload: Any) -> bool:
+    """Whether a thread's run body goes on from the thread's state (no input, command, checkpoint)."""
+    if not isinstance(payload, dict) or payload.get("input") is not None or payload.get("command") is not None:
+        return False
+    return not (payload.get("checkpoint") or payload.get("checkpoint_id"))
+
+
+def check_thread_has_question(thread_values: Any, *, thread_exists: bool, creates_thread: bool) -> None:
+    """A run with no input goes on from the thread: the thread must already hold a question."""
+    if not thread_exists and not creates_thread:
+        return  # the server answers 404 for a missing thread itself
+    if not isinstance(thread_values, dict) or not thread_values.get("question"):
+        raise InvalidQuestionError("the run has no input and the thread holds no question yet", INPUT_EXAMPLE)
+
+
+def _settings_in(configurable: Any) -> dict[str, Any]:
+    """The keys of `config.configurable` that are settings, not LangGraph's own values."""
+    if not isinstance(configurable, dict):
+        return {}
+    return {
+        key: value
+        for key, value in configurable.items()
+        if key not in _FRAMEWORK_KEYS and not key.startswith(_FRAMEWORK_PREFIXES)
+    }
