@@ -1,4 +1,10 @@
-"""Finalizer: the user's cited answer, a short answer span for scoring, and the telemetry record."""
+"""Finalizer: the user's cited answer, a short answer span for scoring, and the telemetry record.
+
+A run in which an LLM call failed ends here as ABSTAIN with the fault's reason
+(`ABSTAIN_LLM_UNAVAILABLE`, `…_TIMEOUT`, …; `tools.llm_faults`), whatever the gate decided on the
+signals of the draft it did or did not get: the fault, not the model, made the outcome. It is in
+`telemetry.llm_fault` and appended to the gate log, and `gate_decision` is set to it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.tools.answer_text import IDK_ANSWER, strip_citations
 from anchorgate.tools.citations import resolve_citations
+from anchorgate.tools.llm_faults import recorded_fault
 from anchorgate.tools.short_answer import short_answer_span
 from anchorgate.tools.support import keep_supported
 from anchorgate.tools.usage import totals
@@ -56,11 +63,22 @@ def with_verified_quotes(citations: list[dict[str, Any]], structure: dict[str, A
     return [{**c, "quote": found[c["n"]], "verified": True} if c["n"] in found else c for c in citations]
 
 
+def _outcome(state: State) -> tuple[dict[str, Any], dict[str, Any] | None, list[dict[str, Any]]]:
+    """(the final decision, the LLM fault or None, the gate log entry the fault adds)."""
+    gate = state.get("gate_decision") or {"action": "ABSTAIN", "reason": "ABSTAIN_NO_DECISION"}
+    fault = recorded_fault(state.get("calls", []))
+    if fault is None:
+        return gate, None, []
+    decision = {"action": "ABSTAIN", "reason": fault["reason"]}
+    entry = {"round": state.get("round", 0), "pass": state.get("pass_no", 0), **decision, "signals": {}, "fault": fault}
+    return decision, fault, [entry]
+
+
 async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """Answer, short answer, citations, decision and telemetry (the output contract)."""
     config = runtime.context
     started = time.perf_counter()
-    gate = state.get("gate_decision") or {"action": "ABSTAIN", "reason": "ABSTAIN_NO_DECISION"}
+    gate, fault, fault_entry = _outcome(state)
     decision, reason = gate["action"], gate["reason"]
     answer, citations, invalid, dropped = IDK_ANSWER, [], [], 0
     if decision == "STOP":
@@ -70,8 +88,11 @@ async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         citations, invalid = resolve_citations(answer, state.get("context", []))
         citations = with_verified_quotes(citations, state.get("draft_structure"))
     short = short_answer_span(state["question"], strip_citations(answer)) if decision == "STOP" else ""
-    extra = {"invalid_citations": invalid, "dropped_unsupported_sentences": dropped}
+    extra = {"invalid_citations": invalid, "dropped_unsupported_sentences": dropped, "llm_fault": fault,
+             "gate": [*state.get("gate_log", []), *fault_entry]}  # fmt: skip
+    update: dict[str, Any] = {"gate_decision": gate, "gate_log": fault_entry} if fault else {}
     return {
+        **update,
         "answer": answer,
         "short_answer": short,
         "citations": citations,

@@ -24,6 +24,7 @@ from anchorgate.tools.documents import Chunk, ScoredChunk
 from anchorgate.tools.evidence import to_chunk, to_evidence
 from anchorgate.tools.fusion import reciprocal_rank_fusion
 from anchorgate.tools.hybrid import HybridSearcher
+from anchorgate.tools.llm_faults import classify_fault, fault_record, with_client_limits
 from anchorgate.tools.packing import pack_context
 from anchorgate.tools.pruning import PruningSettings, prune_chunks
 from anchorgate.tools.rerank import PairwiseLLMReranker, PointwiseEmbeddingReranker, Reranker, SequentialReranker
@@ -141,7 +142,9 @@ def rerank_candidates(
         left = config.token_budget - totals(state.get("usage", {}))["total"] - generation_reserve
         left = max(0, min(left, config.rerank_token_budget))
         # The completion is capped at the reserve the budget check counts, so the ceiling holds.
-        capped = services.llm.model_copy(update={"max_tokens": PRP_COMPLETION_TOKENS})
+        # Bounded like every LLM call: the run's timeout; the client's own retries are llm_max_retries.
+        bounded = with_client_limits(services.llm, config.llm_timeout_s, config.llm_max_retries)
+        capped = bounded.model_copy(update={"max_tokens": PRP_COMPLETION_TOKENS})
         stages.append(
             PairwiseLLMReranker(
                 capped,
@@ -151,7 +154,13 @@ def rerank_candidates(
                 prompt_overrides=config.prompt_overrides,
             )
         )
-    result = SequentialReranker(stages).rerank(state["question"], candidates)
+    try:
+        result = SequentialReranker(stages).rerank(state["question"], candidates)
+    except Exception as exc:  # noqa: BLE001 — a failed LLM comparison is a recorded fault the router ends the run on
+        fault = classify_fault(exc)
+        if not fault.provider:
+            raise
+        return candidates, fault_record("rerank", fault, attempts=None, calls=1)
     record = {
         "stage": "rerank",
         "prompt": result.prompt_tokens,

@@ -106,11 +106,22 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
     overrides = _overrides(args)
     result = ask(args.question, preset=args.preset, overrides=overrides, thread_id=args.thread)
+    fault = (result.get("telemetry") or {}).get("llm_fault")
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
+        print(json.dumps(result, ensure_ascii=False, indent=2))  # the record, fault included
+    elif fault is None:
         print(_readable(result, budget=resolve_config(args.preset, overrides).token_budget))
+    if fault is not None:  # a failed LLM call made no answer: an error, not an abstention to read
+        raise _llm_fault_error(fault)
     return 0
+
+
+def _llm_fault_error(fault: dict[str, Any]) -> AnchorgateError:
+    """The run's LLM fault as the error the CLI reports (one line, exit 69)."""
+    from anchorgate.tools.errors import LLMFaultError
+    from anchorgate.tools.llm_faults import fault_message
+
+    return LLMFaultError(*fault_message(fault))
 
 
 def _readable(result: dict[str, Any], budget: int | None = None) -> str:

@@ -8,6 +8,10 @@ Conventions (also printed in report.md):
   questions only. The acceptance check uses `overlap_mean`, which abstaining cannot inflate.
 * "IDK → supported": the baseline abstained, the preset answered, the answer is correct (CRAG
   correctness) and supported (overlap ≥ `SUPPORTED_OVERLAP`).
+* A question whose run hit an LLM fault (`llm_fault` in its record: the server was unavailable,
+  rate limited, timed out or sent a malformed reply) is not model output. It is counted in
+  `questions` and `llm_faults` and left out of every other number: F1, EM, CRAG, overlap, the
+  answered/abstained counts and rates, tokens, latency, stop reasons, IDK → supported, the worst.
 """
 
 from __future__ import annotations
@@ -39,13 +43,25 @@ def tokens_by_stage(records: Sequence[Record]) -> dict[str, float]:
     return {stage: round(total / len(records), 1) for stage, total in sorted(totals.items())} if records else {}
 
 
+def is_llm_fault(record: Record) -> bool:
+    """Whether the record's run ended on an LLM fault (not model output: never scored)."""
+    return bool(record.get("llm_fault"))
+
+
+def scored_records(records: Sequence[Record]) -> list[Record]:
+    """The records of model output: those without an LLM fault."""
+    return [r for r in records if not is_llm_fault(r)]
+
+
 def llm_calls(record: Record) -> int:
     """LLM calls made for one question (from the per-stage usage tally)."""
     return sum(int(c.get("calls", 0)) for c in record["tokens"].get("by_stage", {}).values())
 
 
-def summarize(records: Sequence[Record]) -> dict[str, Any]:
-    """Every per-run metric of one preset."""
+def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
+    """Every per-run metric of one preset; LLM faults are counted apart and enter no other number."""
+    faults = [r for r in all_records if is_llm_fault(r)]
+    records = scored_records(all_records)
     tokens = [float(r["tokens"]["total"]) for r in records]
     latency = [float(r["latency_s"]) for r in records if r.get("latency_s") is not None]
     answered = [r for r in records if not r["abstained"]]
@@ -56,7 +72,9 @@ def summarize(records: Sequence[Record]) -> dict[str, Any]:
     calls = sum(llm_calls(r) for r in records)
     cached = sum(int(r.get("llm_cache_hits") or 0) for r in records)
     return {
-        "questions": len(records),
+        "questions": len(all_records),
+        "llm_faults": len(faults),
+        "llm_fault_reasons": dict(sorted(Counter(str(r["reason"]) for r in faults).items())),
         "scored_questions": sum(r["f1"] is not None for r in records),
         "unanswerable_questions": len(records) - len(answerable),
         "f1_mean": _r(mean([r["f1"] for r in records])),
@@ -97,10 +115,10 @@ def summarize(records: Sequence[Record]) -> dict[str, Any]:
 
 def idk_to_supported(baseline: Sequence[Record], preset: Sequence[Record]) -> list[str]:
     """Ids the baseline abstained on and the preset answered correctly with support."""
-    abstained = {r["id"] for r in baseline if r["abstained"]}
+    abstained = {r["id"] for r in scored_records(baseline) if r["abstained"]}
     return [
         r["id"]
-        for r in preset
+        for r in scored_records(preset)
         if r["id"] in abstained and not r["abstained"] and r["correct"] and r["overlap"] >= SUPPORTED_OVERLAP
     ]
 
@@ -142,8 +160,8 @@ def badness(record: Record) -> tuple[float, float, float, float]:
 
 
 def worst(records: Sequence[Record], n: int = 5) -> list[Record]:
-    """The n worst questions (stable: dataset order among equals)."""
-    return sorted(records, key=badness)[:n]
+    """The n worst scored questions (stable: dataset order among equals)."""
+    return sorted(scored_records(records), key=badness)[:n]
 
 
 def explain(record: Record) -> str:

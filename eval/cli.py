@@ -19,13 +19,18 @@ from typing import Any
 FORMAT_HELP = "auto|crag|hotpotqa|nq-oracle|clapnq|nomiracl|squad|indonlu|halueval|falseqa|covidqa|jsonl"
 
 
-def _non_negative(raw: str) -> int:
+def _limit(raw: str | None) -> int | None:
+    """`--limit` as a number of questions; anything but a whole number ≥ 1 is a usage error (exit 64)."""
+    from anchorgate.eval.errors import EvalUsageError
+    from anchorgate.eval.runner import check_limit
+
+    if raw is None:
+        return None
     try:
         value = int(raw)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {raw!r}") from exc
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+        raise EvalUsageError(f"--limit expects a whole number of questions, got {raw!r}") from exc
+    check_limit(value)
     return value
 
 
@@ -39,7 +44,7 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     sub.add_argument("--corpus", default=None, metavar="PATH", help="pooled corpus file replacing the dataset's own")
     sub.add_argument("--language", default=None, help="keep only questions in this language (en, id)")
     sub.add_argument("--presets", default="baseline,A", help="comma-separated: baseline, A, B, C, peer")
-    sub.add_argument("--limit", type=_non_negative, default=None, metavar="N", help="first N questions")
+    sub.add_argument("--limit", default=None, metavar="N", help="first N questions (N >= 1)")
     models = "local (1.5B), local-0.5b, gguf:/path, openai:<model>, ollama:<model>"
     sub.add_argument("--llm", default=None, metavar="SPEC", help=models)
     sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting (repeatable)")
@@ -64,6 +69,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_eval_command(args: argparse.Namespace) -> int:
     """The `eval` handler: run, print a summary, return 0 (errors raise `AnchorgateError`s)."""
+    args.limit = _limit(args.limit)  # a usage error before anything else is looked at
     overrides = _overrides(args)
     llm_cache = "" if args.no_llm_cache else args.llm_cache
     if args.judge_check:
@@ -87,25 +93,49 @@ def _summary_lines(summary: dict[str, Any]) -> str:
         lines.append(
             f"{preset:>8}: F1 {s['f1_mean']} · overlap {s['overlap_mean']} · CRAG {s['crag_score_mean']} · "
             f"tokens/Q {s['tokens_mean']} · IDK {s['idk_count']} · wrong {s['wrong_on_answerable']}"
+            f" · LLM faults {s['llm_faults']}"
         )
+    faults = sum(s["llm_faults"] for s in metrics["presets"].values())
+    if faults:
+        lines.append(f"{faults} run(s) hit an LLM fault (not scored, listed in the report); "
+                     "run the same command again to retry them")  # fmt: skip
     lines.append(f"report: {summary['files']['report']}")
     return "\n".join(lines)
 
 
 def _judge_check(args: argparse.Namespace, overrides: dict[str, Any], llm_cache: str | None) -> int:
     from anchorgate.eval.judge_check import judge_accuracy
-    from anchorgate.eval.store import write_json
+    from anchorgate.eval.store import check_out_path, ensure_out_dir, write_json
 
     llm = overrides.pop("llm", "local")
-    result = judge_accuracy(args.dataset, args.limit, llm, overrides=overrides, llm_cache=llm_cache)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    check_out_path(out)  # before the judge runs, not after
+    try:
+        result = judge_accuracy(args.dataset, args.limit, llm, overrides=overrides, llm_cache=llm_cache)
+    except Exception as exc:  # noqa: BLE001 — a failed LLM call is not a verdict: exit 69; anything else is raised
+        fault = _llm_fault_error(exc)
+        if fault is None:
+            raise
+        raise fault from exc
+    ensure_out_dir(out)
     write_json(out / "judge_check.json", result)
     print(f"judge on {result['items']} HaluEval items: accuracy {result['accuracy']} · accept right "
           f"{result['accept_right_rate']} · reject hallucinated {result['reject_hallucinated_rate']} "
           f"(strict {result['reject_hallucinated_strict_rate']}) · malformed {result['malformed']}")  # fmt: skip
     print(f"details: {out / 'judge_check.json'}")
     return 0
+
+
+def _llm_fault_error(exc: Exception) -> Exception | None:
+    """The LLMFaultError (exit 69) a failed LLM call stands for; None for any other exception."""
+    from anchorgate.tools.errors import AnchorgateError, LLMFaultError
+    from anchorgate.tools.llm_faults import classify_fault, fault_message
+
+    fault = classify_fault(exc)
+    if isinstance(exc, AnchorgateError) or not fault.provider:
+        return None
+    record = {"stage": "judge", "fault": fault.kind, "reason": fault.reason, "error": fault.detail, "attempts": None}
+    return LLMFaultError(*fault_message(record))
 
 
 def main(argv: list[str] | None = None) -> int:

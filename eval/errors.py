@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from anchorgate.tools.errors import EX_CONFIG, EX_DATAERR, EX_NOINPUT, AnchorgateError
+from anchorgate.tools.errors import EX_CANTCREAT, EX_CONFIG, EX_DATAERR, EX_NOINPUT, EX_USAGE, AnchorgateError
 
 
 class EvalError(AnchorgateError):
     """An evaluation that cannot run as asked (e.g. an output folder from a different run)."""
 
     exit_code = EX_CONFIG
+
+
+class EvalUsageError(EvalError):
+    """An option value that cannot work (`--limit 0`)."""
+
+    exit_code = EX_USAGE
 
 
 class EvalDataError(EvalError):
@@ -21,3 +27,9 @@ class EvalInputError(EvalError):
     """A dataset or corpus path that does not exist."""
 
     exit_code = EX_NOINPUT
+
+
+class EvalOutputError(EvalError):
+    """An output folder that cannot be created or written (`--out` names a file, no permission)."""
+
+    exit_code = EX_CANTCREAT

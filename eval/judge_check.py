@@ -12,7 +12,8 @@ hallucinated answer.
 * accuracy: the mean of the two (both answer kinds are equally many), so a judge that always
   gives the same label scores 0.5 — read `labels` alongside it.
 A reply with no verdict after the re-ask counts as wrong for either kind and is counted in
-`malformed`.
+`malformed`. A failed call (the server unavailable, rate limited, silent or malformed) is not a
+verdict: it stops the check with one `error:` line and exit 69 (`eval.cli`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from anchorgate.tools.datasets import QAItem
 from anchorgate.tools.documents import Chunk
 from anchorgate.tools.llm import load_chat_model
 from anchorgate.tools.llm_calls import first_token_candidates
+from anchorgate.tools.llm_faults import with_client_limits
 from anchorgate.tools.packing import pack_context
 from anchorgate.tools.quoted_draft import draft_grammar
 from anchorgate.tools.usage import usage_record
@@ -179,6 +181,8 @@ def judge_accuracy(
         model = load_chat_model(config.llm, temperature=config.temperature, seed=config.seed, n_ctx=config.n_ctx,
                                 top_logprobs=config.logprobs_top_k, max_tokens=JUDGE_MAX_TOKENS,
                                 cache_dir=config.cache_dir)  # fmt: skip
+    # bounded like every LLM call: the run's timeout, the client's own retries = llm_max_retries
+    model = with_client_limits(model, config.llm_timeout_s, config.llm_max_retries)
     path = cache_file(llm_cache, config)
     cache = SqliteJsonCache(path, cache_namespace(config)) if path is not None else None
     if cache is not None:

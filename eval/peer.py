@@ -14,7 +14,10 @@ Built only from LangChain components, in the documented LCEL RAG pattern that re
 * the same chat model object (same weights, temperature 0, seed), completion capped at
   `max_output_tokens` via `.bind(max_tokens=…)`; `StrOutputParser` for the text.
 
-No token budget, gate, judge or citation repair: that is the point of the comparison.
+No token budget, gate, judge or citation repair: that is the point of the comparison. The model's
+calls are bounded like the presets' (`llm_timeout_s`, the client's own retries = `llm_max_retries`),
+and a failed call is an LLM fault (`tools.llm_faults`), reported as the presets report it
+(`ABSTAIN_LLM_*`, `telemetry.llm_fault`), never as the peer's answer.
 
 Token counting: `StrOutputParser` drops the message, so a LangChain callback handler
 (`UsageRecorder`) passed in the run config sees every chat-model call: at `on_llm_end` it takes
@@ -42,8 +45,9 @@ from langchain_core.runnables import Runnable, RunnableLambda, RunnableParallel,
 
 from anchorgate.graph.config import Config
 from anchorgate.prompts import get_prompt, render
-from anchorgate.tools.answer_text import is_idk, strip_citations
+from anchorgate.tools.answer_text import IDK_ANSWER, is_idk, strip_citations
 from anchorgate.tools.hybrid import HybridSearcher, as_langchain_retriever
+from anchorgate.tools.llm_faults import Fault, classify_fault, fault_record, recorded_fault, with_client_limits
 from anchorgate.tools.packing import format_passage
 from anchorgate.tools.packing import render as render_documents
 from anchorgate.tools.services import Services
@@ -113,7 +117,8 @@ def build_peer_chain(services: Services, config: Config) -> Runnable[str, dict[s
             ("human", get_prompt("generate_user", config.prompt_overrides)),
         ]
     )
-    model = services.llm.bind(max_tokens=config.max_output_tokens)
+    limited = with_client_limits(services.llm, config.llm_timeout_s, config.llm_max_retries)
+    model = limited.bind(max_tokens=config.max_output_tokens)
     inputs: Runnable[dict[str, Any], dict[str, Any]] = RunnableLambda(_prompt_inputs)
     answer = inputs | prompt | model | StrOutputParser()
     return RunnableParallel(context=retriever, question=RunnablePassthrough()).assign(answer=answer)
@@ -123,7 +128,13 @@ async def ask_peer(question: str, services: Services, config: Config) -> dict[st
     """Answer with the peer chain; the same output fields as `anchorgate.api.aask` plus `context`."""
     started = time.perf_counter()
     recorder = UsageRecorder()
-    output = await build_peer_chain(services, config).ainvoke(question, config={"callbacks": [recorder]})
+    try:
+        output = await build_peer_chain(services, config).ainvoke(question, config={"callbacks": [recorder]})
+    except Exception as exc:  # noqa: BLE001 — a failed LLM call is a recorded fault; anything else is raised
+        fault = classify_fault(exc)
+        if not fault.provider:
+            raise
+        return _fault_answer(fault, recorder, started)
     answer = str(output["answer"]).strip()
     idk = is_idk(answer)
     context = [
@@ -147,4 +158,20 @@ async def ask_peer(question: str, services: Services, config: Config) -> dict[st
             "calls": recorder.records,
             "context": [{"n": c["n"], "id": c["id"], "score": c["score"]} for c in context],
         },
+    }
+
+
+def _fault_answer(fault: Fault, recorder: UsageRecorder, started: float) -> dict[str, Any]:
+    """The peer's result when its model call failed: ABSTAIN with the fault's reason, like the presets."""
+    calls = [*recorder.records, fault_record(PEER_STAGE, fault, attempts=None, calls=1)]
+    return {
+        "answer": IDK_ANSWER,
+        "short_answer": "",
+        "decision": "ABSTAIN",
+        "reason": fault.reason,
+        "rounds": 1,
+        "tokens": totals({}),
+        "latency_s": round(time.perf_counter() - started, 3),
+        "context": [],
+        "telemetry": {"calls": calls, "context": [], "llm_fault": recorded_fault(calls)},
     }

@@ -17,6 +17,7 @@ from anchorgate.eval.aggregate import (
     acceptance,
     explain,
     idk_to_supported,
+    is_llm_fault,
     summarize,
     worst,
 )
@@ -26,6 +27,7 @@ from anchorgate.eval.store import load_results, write_json
 BASELINE = "baseline"
 TABLE_ROWS: tuple[tuple[str, str], ...] = (
     ("questions", "questions"),
+    ("llm_faults", "LLM faults (not scored, not in any row below)"),
     ("f1_mean", "F1 (short answer, mean)"),
     ("f1_p50", "F1 p50"),
     ("em_mean", "EM (mean)"),
@@ -63,6 +65,7 @@ def build_metrics(settings: dict[str, Any], results: dict[str, list[dict[str, An
         "acceptance": {},
         "idk_to_supported": {},
         "worst": {},
+        "llm_faults": {p: [_fault_entry(r) for r in records if is_llm_fault(r)] for p, records in results.items()},
     }
     for preset, records in results.items():
         if not records:
@@ -81,6 +84,12 @@ def _worst_entry(record: dict[str, Any]) -> dict[str, Any]:
         "reason": record["reason"], "crag_score": record["crag_score"], "f1": record["f1"],
         "overlap": record["overlap"], "tokens": record["tokens"]["total"], "why": explain(record),
     }  # fmt: skip
+
+
+def _fault_entry(record: dict[str, Any]) -> dict[str, Any]:
+    fault = record.get("llm_fault") or {}
+    return {"id": record["id"], "question": record["question"], "reason": record["reason"],
+            "stage": fault.get("stage"), "attempts": fault.get("attempts"), "error": fault.get("error")}  # fmt: skip
 
 
 def _fmt(value: Any) -> str:
@@ -121,15 +130,31 @@ def render_markdown(metrics: dict[str, Any], plots: list[Path], title: str) -> s
         shares = ", ".join(f"{n} {_fmt(v)}" for n, v in cached.items())
         lines += [f"Note: some LLM calls were answered from the on-disk LLM cache ({shares} of calls); tokens and "
                   "answers are those of the original calls, but latency is not model latency there.", ""]  # fmt: skip
-    lines += _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
+    lines += _faults_section(metrics) + _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
     lines += _reasons_section(presets) + _worst_section(metrics)
     lines += ["## Conventions", "",
               "F1/EM: SQuAD v1.1 normalization, best over aliases, abstention = 0, answerable items with gold only. "
               "CRAG: +1 correct (exact/alias match or gold contained in a short answer), 0 abstain, −1 otherwise. "
               "Overlap: share of answer sentences supported by the passages they cite (IDK = 0). "
-              f"IDK → supported: baseline abstained, preset correct with overlap ≥ {SUPPORTED_OVERLAP}.",
+              f"IDK → supported: baseline abstained, preset correct with overlap ≥ {SUPPORTED_OVERLAP}. "
+              "LLM faults (the server unavailable, rate limited, timed out or malformed: ABSTAIN_LLM_*) are not "
+              "model output: they are counted in questions and LLM faults only, never in F1, EM, CRAG, overlap, "
+              "answered/abstained counts and rates, tokens or latency; running the same command again retries them.",
               ""]  # fmt: skip
     return "\n".join(lines)
+
+
+def _faults_section(metrics: dict[str, Any]) -> list[str]:
+    """Every question whose run hit an LLM fault, per preset (they are in no other number)."""
+    lines = ["## LLM faults", ""]
+    faults = [(preset, e) for preset, entries in metrics.get("llm_faults", {}).items() for e in entries]
+    if not faults:
+        return [*lines, "None: every question was answered or declined by the model itself.", ""]
+    lines += [f"{len(faults)} run(s) hit an LLM fault. They are not scored and are left out of every number above "
+              "and below; run the same command again to retry them.", ""]  # fmt: skip
+    rows = [[preset, _cell(e["id"], 30), _cell(e["question"], 70), e["reason"], str(e["stage"]),
+             _fmt(e["attempts"]), _cell(e["error"] or "", 120)] for preset, e in faults]  # fmt: skip
+    return lines + _table(["preset", "id", "question", "reason", "stage", "attempts", "error"], rows) + [""]
 
 
 def _acceptance_section(metrics: dict[str, Any]) -> list[str]:

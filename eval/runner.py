@@ -2,10 +2,15 @@
 
 Per question and preset the record holds the gold, the prediction, every metric of
 `eval.metrics`, the support overlap measured the same way for all presets (see `_overlap`),
-tokens, latency and the telemetry that explains the decision. Runs are resumable (see
-`eval.store`) and LLM replies are cached on disk (see `eval.llm_cache`). Questions are taken in
-dataset order and, for each question, every preset runs before the next question, so a killed
-run leaves all presets scored on the same prefix.
+tokens, latency and the telemetry that explains the decision (`eval.records`). Runs are resumable
+(see `eval.store`) and LLM replies are cached on disk (see `eval.llm_cache`). Questions are taken
+in dataset order and, for each question, every preset runs before the next question, so a killed
+run leaves all presets scored on the same prefix. A question whose run hit an LLM fault is
+recorded as such, never scored, and asked again by the next run of the same command.
+
+Before any work the options and the dataset are checked, in that order: `--limit` below 1 is a
+usage error (64), a dataset that does not load is 65/66, an unknown preset 78, an output folder
+that cannot be made 73.
 """
 
 from __future__ import annotations
@@ -21,11 +26,12 @@ from typing import Any
 from tqdm import tqdm
 
 from anchorgate.api import aask, resolve_config
+from anchorgate.eval.aggregate import is_llm_fault
 from anchorgate.eval.corpora import Bundle, CorpusProvider, ServicesFactory, context_passages, default_services_factory
-from anchorgate.eval.errors import EvalDataError, EvalError, EvalInputError
+from anchorgate.eval.errors import EvalDataError, EvalError, EvalInputError, EvalUsageError
 from anchorgate.eval.llm_cache import CacheRegistry, namespace_for
-from anchorgate.eval.metrics import score_question
 from anchorgate.eval.peer import PEER, ask_peer
+from anchorgate.eval.records import build_record
 from anchorgate.eval.report import write_report
 from anchorgate.eval.store import (
     SCHEMA_VERSION,
@@ -42,17 +48,14 @@ from anchorgate.tools.datasets import DatasetFormatError, QADataset, QAItem, loa
 from anchorgate.tools.errors import InvalidQuestionError
 from anchorgate.tools.llm import model_file_for
 from anchorgate.tools.paths import cache_root
-from anchorgate.tools.support import support_report
 
 CACHE_FILE = "llm_cache.sqlite"
-TELEMETRY_KEYS = (
-    "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
-    "invalid_citations", "citation_repairs", "question_type", "evidence_seen", "overflow", "passes",
-    "draft_structure",
-)  # fmt: skip
-# gate signals kept per decision, so thresholds (refusal, retry strength) can be chosen from records
-GATE_SIGNALS = ("abstain_p", "top_relevance", "evidence_strong", "answer_type_present", "draft_status",
-                "quote_verified", "answer_grounding", "overlap", "coverage")  # fmt: skip
+
+
+def check_limit(limit: int | None) -> None:
+    """`--limit N` takes the first N questions: N must be at least 1 (None = all)."""
+    if limit is not None and limit < 1:
+        raise EvalUsageError(f"--limit must be at least 1 (got {limit})", "leave it out to evaluate every question")
 
 
 def load_eval_dataset(
@@ -148,8 +151,9 @@ def run_eval(
     (tests pass fakes; default: the real embeddings and chat model).
     """
     overrides = dict(overrides or {})
-    configs = preset_configs(presets, overrides)
+    check_limit(limit)
     dataset = load_eval_dataset(dataset_path, fmt, corpus_path=corpus_path, limit=limit, language=language)
+    configs = preset_configs(presets, overrides)
     base = resolve_config("baseline", overrides)
     settings = run_settings(dataset, corpus_path, language, overrides, list(configs), limit, base.llm)
     out = Path(out_dir)
@@ -183,8 +187,14 @@ class _Plan:
 
 
 async def _answer_all(plan: _Plan, progress: bool) -> dict[str, int]:
-    """Ask and score every (question, preset) not yet in the results; returns new records per preset."""
-    done = {preset: set(read_records(results_path(plan.out, preset))) for preset in plan.configs}
+    """Ask and score every (question, preset) not yet in the results; returns new records per preset.
+
+    A record of an LLM fault does not count as done: the question is asked again (the new record wins).
+    """
+    done = {
+        preset: {qid for qid, r in read_records(results_path(plan.out, preset)).items() if not is_llm_fault(r)}
+        for preset in plan.configs
+    }
     todo = [(item, preset) for item in plan.dataset.items for preset in plan.configs if item.id not in done[preset]]
     added = dict.fromkeys(plan.configs, 0)
     label = f"eval {plan.dataset.name}"
@@ -219,73 +229,3 @@ def _error_answer(message: str) -> dict[str, Any]:
     return {"answer": IDK_ANSWER, "short_answer": "", "decision": "ERROR", "reason": f"ERROR: {message}",
             "rounds": 0, "tokens": {"prompt": 0, "completion": 0, "total": 0, "by_stage": {}}, "latency_s": 0.0,
             "telemetry": {}, "context": []}  # fmt: skip
-
-
-def _overlap(answer: dict[str, Any], abstained: bool, bundle: Bundle, config: Config) -> tuple[float, int, int]:
-    """(overlap, claims, supported claims) of the final answer against the passages the model saw.
-
-    Measured identically for every preset and the peer: `tools.support.support_report` with the
-    bundle's embedding model (lexical + semantic support), so the baseline — whose own gate-less
-    telemetry skips the semantic part — is held to the same yardstick. An abstention has overlap 0.
-    Passages are read back from the index by chunk id, i.e. unpruned (with `use_pruning` the model
-    saw a subset of these sentences, so overlap is then a slightly lenient upper bound).
-    """
-    if abstained or not answer["context"]:
-        return 0.0, 0, 0
-    overlap, claims = support_report(
-        answer["answer"], answer["context"], bundle.services.embeddings, config.support_threshold
-    )
-    return overlap, len(claims), sum(c.supported for c in claims)
-
-
-def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bundle, config: Config) -> dict[str, Any]:
-    """The JSON record of one scored question."""
-    score = score_question(
-        answer=answer["answer"], short_answer=answer.get("short_answer", ""), decision=answer["decision"],
-        golds=item.answers, answerable=item.answerable, false_premise=item.false_premise,
-    )  # fmt: skip
-    overlap, n_claims, n_supported = _overlap(answer, score.abstained, bundle, config)
-    telemetry = answer.get("telemetry", {})
-    seen_docs = {str(p.get("doc_id")) for p in answer["context"]}
-    gold_in_context = bool(seen_docs & set(item.gold_passage_ids)) if item.gold_passage_ids else None
-    return {
-        "id": item.id,
-        "preset": preset,
-        "question": item.question,
-        "gold": list(item.answers),
-        "answerable": item.answerable,
-        "false_premise": item.false_premise,
-        "question_type": item.question_type,
-        "language": item.language,
-        "prediction": answer["answer"],
-        "short_answer": answer.get("short_answer", ""),
-        "decision": answer["decision"],
-        "reason": answer["reason"],
-        "rounds": answer.get("rounds", 0),
-        **score.to_dict(),
-        "overlap": overlap,
-        "overlap_graph": telemetry.get("support_overlap"),
-        "claims": n_claims,
-        "claims_supported": n_supported,
-        "citations": len(answer.get("citations", [])),
-        "gold_in_context": gold_in_context,
-        "tokens": answer["tokens"],
-        "latency_s": answer.get("latency_s"),
-        "telemetry": _telemetry_subset(telemetry),
-    }
-
-
-def _telemetry_subset(telemetry: dict[str, Any]) -> dict[str, Any]:
-    """What explains a decision, without the bulky parts (drafts, highlights, claim texts)."""
-    subset = {key: telemetry[key] for key in TELEMETRY_KEYS if key in telemetry}
-    subset["gate"] = [{"round": g.get("round"), "action": g.get("action"), "reason": g.get("reason"),
-                       **{k: (g.get("signals") or {}).get(k) for k in GATE_SIGNALS}}
-                      for g in telemetry.get("gate", [])]  # fmt: skip
-    subset["calls"] = [
-        {k: c.get(k) for k in ("stage", "prompt", "completion", "source", "skipped") if k in c}
-        for c in telemetry.get("calls", [])
-    ]
-    subset["context_ids"] = [c.get("id") for c in telemetry.get("context", [])]
-    if isinstance(subset.get("anchors"), list):
-        subset["anchors"] = [a.get("text") if isinstance(a, dict) else a for a in subset["anchors"]]
-    return subset

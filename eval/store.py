@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from anchorgate.eval.errors import EvalError
+from anchorgate.eval.errors import EvalError, EvalOutputError
 
 LOG = logging.getLogger(__name__)
 RUN_FILE = "run.json"
@@ -60,9 +60,25 @@ def identity(settings: dict[str, Any]) -> dict[str, Any]:
     return {key: settings.get(key) for key in IDENTITY_KEYS}
 
 
+def check_out_path(out: Path) -> None:
+    """Refuse an output path that names a file, before any work (EvalOutputError, exit 73); changes nothing."""
+    if out.exists() and not out.is_dir():
+        raise EvalOutputError(f"--out {out} is a file, not a folder", "name a folder; it is created if missing")
+
+
+def ensure_out_dir(out: Path) -> None:
+    """Create the output folder `out` (and its parents); one that cannot be made is an EvalOutputError (73)."""
+    check_out_path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a parent that is a file, no permission, a read-only disk
+        raise EvalOutputError(f"cannot create the output folder {out}: {exc.strerror or exc}",
+                              "choose a folder you can write to") from exc  # fmt: skip
+
+
 def prepare_out_dir(out: Path, settings: dict[str, Any], *, force: bool) -> dict[str, Any]:
     """Create or reuse `out` for a run with `settings`; returns the settings written to run.json."""
-    out.mkdir(parents=True, exist_ok=True)
+    ensure_out_dir(out)
     previous = _previous_settings(out, settings["presets"], force)
     if previous is not None and identity(previous) != identity(settings) and not force:
         changed = sorted(k for k in IDENTITY_KEYS if previous.get(k) != settings.get(k))

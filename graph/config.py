@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.llm_faults import DEFAULT_BACKOFF_MAX_S, DEFAULT_BACKOFF_S, DEFAULT_RETRIES
 
 GateMode = Literal["none", "baug"]
 JudgePolicy = Literal["never", "gray_zone", "always"]
@@ -136,7 +137,20 @@ class Config:
     n_ctx: int = _f(4096, "Context window of the local llama.cpp model.")
     logprobs_top_k: int = _f(5, "Top-k logprobs requested per token for the uncertainty signal.")
     max_question_chars: int = _f(2000, "Longest question accepted.")
-    llm_timeout_s: float = _f(300.0, "Seconds one LLM call may take before it counts as failed.")
+    llm_timeout_s: float = _f(
+        300.0, "Seconds one LLM call (one attempt) may take before it counts as failed (ABSTAIN_LLM_TIMEOUT)."
+    )
+    llm_max_retries: int = _f(
+        DEFAULT_RETRIES,
+        "Retries of an LLM call the server refused, dropped or failed (connection error, HTTP 5xx, HTTP 429);"
+        " 0 = none. Timeouts and malformed replies are not retried. The OpenAI client's own retries are these:"
+        " budgeted calls retry here with the client's off; the reranker and the eval peer chain let the client retry.",
+    )
+    llm_retry_backoff_s: float = _f(
+        DEFAULT_BACKOFF_S,
+        "Seconds before the first retry of a failed LLM call; each further retry waits twice as long (no jitter).",
+    )
+    llm_retry_backoff_max_s: float = _f(DEFAULT_BACKOFF_MAX_S, "Longest wait in seconds between two LLM call retries.")
     judge_retries: int = _f(1, "Extra judge attempts when its verdict cannot be parsed.")
     judge_context_tokens: int = _f(450, "Evidence cap of the judge's prompt (the passages the draft cites).")
     prompt_overrides: dict[str, str] = _f({}, "Prompt templates by name that replace the packaged ones.")

@@ -1,10 +1,17 @@
-"""Conditional edges: pure functions of state (decisions were made and stored by nodes)."""
+"""Conditional edges: pure functions of state (decisions were made and stored by nodes).
+
+A failed LLM call is recorded in the run's call log (`calls`, see `tools.llm_faults`) by the node
+that made it; nodes never raise it through LangGraph. From the next routing point on, the run goes
+straight to the finalizer, which ends it as ABSTAIN with the fault's reason: no judge, no reflection,
+no further round is asked of a service that just failed.
+"""
 
 from __future__ import annotations
 
 from langgraph.types import Send
 
 from anchorgate.graph.state import State, WorkerState
+from anchorgate.tools.llm_faults import recorded_fault
 
 
 def send_workers(state: State) -> list[Send]:
@@ -24,13 +31,22 @@ def send_workers(state: State) -> list[Send]:
     ]
 
 
+def llm_failed(state: State) -> bool:
+    """Whether an LLM call of this run failed (the first fault is what the run ends on)."""
+    return recorded_fault(state.get("calls", [])) is not None
+
+
 def after_signals(state: State) -> str:
-    """Consult the judge now, or go straight to the gate."""
+    """Consult the judge now, or go straight to the gate (always, once an LLM call failed)."""
+    if llm_failed(state):
+        return "gate"
     return "judge" if state["signals"].get("judge_needed") else "gate"
 
 
 def after_gate(state: State) -> str:
-    """The gate's action: STOP | RETRIEVE_MORE | REFLECT | ABSTAIN."""
+    """The gate's action: STOP | RETRIEVE_MORE | REFLECT | ABSTAIN; ABSTAIN once an LLM call failed."""
+    if llm_failed(state):
+        return "ABSTAIN"  # the finalizer names the fault as the reason
     return str(state["gate_decision"]["action"])
 
 

@@ -78,3 +78,9 @@ class ThreadNotFoundError(AnchorgateError):
     """A checkpoint thread or checkpoint id that does not exist."""
 
     exit_code = EX_NOINPUT
+
+
+class LLMFaultError(AnchorgateError):
+    """An LLM call of a run failed (server down, rate limited, timed out, malformed reply): no answer was made."""
+
+    exit_code = EX_UNAVAILABLE

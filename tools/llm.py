@@ -11,7 +11,10 @@ Specs:
   openai:<model>   any OpenAI-compatible server; base URL from $OPENAI_BASE_URL, key $OPENAI_API_KEY.
   ollama:<model>   a local Ollama server ($OLLAMA_HOST).
 Switching models is configuration only. Local models are cached per (path, n_ctx, seed): loading
-a GGUF costs seconds and the instance serialises its own calls.
+a GGUF costs seconds and the instance serialises its own calls. A model that fails a call (server
+down, busy, silent or malformed) ends the run as ABSTAIN with a reason naming the fault
+(`tools.llm_faults`); the OpenAI client is built without retries of its own: callers retry within
+`llm_max_retries`.
 """
 
 from __future__ import annotations
@@ -107,7 +110,11 @@ def _openai_model(name: str, temperature: float, seed: int, top_logprobs: int, m
         from langchain_openai import ChatOpenAI
     except ImportError as exc:
         raise ModelUnavailableError("openai: models need langchain-openai", "pip install 'anchorgate[openai]'") from exc
-    kwargs: dict[str, Any] = {"model": name, "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
+    # No retries inside the client: callers retry within `llm_max_retries` (see tools.llm_faults), so
+    # the client's default two retries are never multiplied by ours.
+    kwargs: dict[str, Any] = {
+        "model": name, "temperature": temperature, "seed": seed, "max_tokens": max_tokens, "max_retries": 0,
+    }  # fmt: skip
     if top_logprobs > 0:
         kwargs.update(logprobs=True, top_logprobs=top_logprobs)
     if os.environ.get("OPENAI_BASE_URL"):

@@ -115,3 +115,35 @@ def test_markdown_and_plots(tmp_path: Path) -> None:
     assert "| A | F1 | 0.667 | 0.333 | Δ +0.333 | ≥ baseline | met |" in text
     assert "- A: 1 (q2)" in text and "![pareto](pareto.png)" in text
     assert text.index("### baseline") < text.index("### A")
+
+
+def _fault(qid: str, reason: str = "ABSTAIN_LLM_TIMEOUT") -> dict[str, Any]:
+    """A record whose run ended on an LLM fault, as `eval.records` writes it: every score None."""
+    record = _record(qid, reason=reason, tokens=30, latency=50.0)
+    record.update(decision="ABSTAIN", abstained=None, em=None, f1=None, correct=None, crag_score=None,
+                  wrong_on_answerable=None, overlap=None, claims=0, claims_supported=0,
+                  llm_fault={"stage": "generate", "fault": "TIMEOUT", "reason": reason, "error": "no reply within 5 s",
+                             "attempts": 1})  # fmt: skip
+    return record
+
+
+def test_llm_faults_are_counted_and_listed_but_enter_no_other_number() -> None:
+    with_faults = [*PRESET, _fault("q5"), _fault("q6", "ABSTAIN_LLM_MALFORMED")]
+    s, clean = summarize(with_faults), summarize(PRESET)
+    assert (s["questions"], s["llm_faults"]) == (6, 2) and clean["llm_faults"] == 0
+    assert s["llm_fault_reasons"] == {"ABSTAIN_LLM_MALFORMED": 1, "ABSTAIN_LLM_TIMEOUT": 1}
+    # every other number is the one without the faulted runs: F1, CRAG, overlap, IDK, rates, tokens, latency
+    assert {k: v for k, v in s.items() if k not in {"questions", "llm_faults", "llm_fault_reasons"}} == {
+        k: v for k, v in clean.items() if k not in {"questions", "llm_faults", "llm_fault_reasons"}
+    }
+    assert worst(with_faults, n=10) == worst(PRESET, n=10)
+    assert idk_to_supported([*BASELINE, _fault("q5")], with_faults) == idk_to_supported(BASELINE, PRESET)
+    metrics = build_metrics({"dataset_path": "/d/x.jsonl"}, {"baseline": [*BASELINE, _fault("q5")], "A": with_faults})
+    assert metrics["acceptance"]["A"] == build_metrics({}, {"baseline": BASELINE, "A": PRESET})["acceptance"]["A"]
+    assert [e["id"] for e in metrics["llm_faults"]["A"]] == ["q5", "q6"] and metrics["llm_faults"]["baseline"][0][
+        "reason"] == "ABSTAIN_LLM_TIMEOUT"  # fmt: skip
+    text = render_markdown(metrics, [], "x")
+    assert "## LLM faults" in text and "3 run(s) hit an LLM fault" in text
+    assert "| A | q6 | question q6? | ABSTAIN_LLM_MALFORMED | generate | 1 | no reply within 5 s |" in text
+    assert "| LLM faults (not scored, not in any row below) | 1 | 2 |" in text
+    assert "None: every question was answered" in render_markdown(build_metrics({}, {"A": PRESET}), [], "x")

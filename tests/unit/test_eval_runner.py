@@ -313,8 +313,12 @@ def test_cli_bad_dataset_is_one_line_exit_65(tmp_path: Path, capsys: pytest.Capt
     err = capsys.readouterr().err
     assert "duplicate" in err and "'q1'" in err and "line 3" in err
     assert main(["eval", "--dataset", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "o")]) == 66
-    assert main(["eval", "--dataset", str(bad), "--presets", "baseline,Z", "--out", str(tmp_path / "o")]) == 78
+    # the dataset is validated first: a bad one is 65 whatever else is wrong; a good one meets the preset check
+    assert main(["eval", "--dataset", str(bad), "--presets", "baseline,Z", "--out", str(tmp_path / "o")]) == 65
+    good = _dataset(tmp_path)
+    assert main(["eval", "--dataset", str(good), "--presets", "baseline,Z", "--out", str(tmp_path / "o")]) == 78
     assert "unknown preset(s) 'Z'" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # nothing was written for a run that could not start
 
 
 def test_cli_runs_and_prints_a_summary(

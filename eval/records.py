@@ -1,0 +1,103 @@
+"""One scored record per (question, preset): the gold, the prediction, every metric and the telemetry.
+
+A run that ended on an LLM fault (`tools.llm_faults`: the server was unavailable, rate limited,
+silent or malformed) is not the model's output: its record keeps the fault (`llm_fault`) and the
+ABSTAIN_LLM_* reason, and every score is None, so nothing downstream can count it as an answer
+or an abstention. The report lists such questions apart and a resumed run asks them again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anchorgate.eval.corpora import Bundle
+from anchorgate.eval.metrics import QuestionScore, score_question
+from anchorgate.graph.config import Config
+from anchorgate.tools.datasets import QAItem
+from anchorgate.tools.support import support_report
+
+TELEMETRY_KEYS = (
+    "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
+    "invalid_citations", "citation_repairs", "question_type", "evidence_seen", "overflow", "passes",
+    "draft_structure",
+)  # fmt: skip
+# gate signals kept per decision, so thresholds (refusal, retry strength) can be chosen from records
+GATE_SIGNALS = ("abstain_p", "top_relevance", "evidence_strong", "answer_type_present", "draft_status",
+                "quote_verified", "answer_grounding", "overlap", "coverage")  # fmt: skip
+
+
+def _overlap(answer: dict[str, Any], abstained: bool, bundle: Bundle, config: Config) -> tuple[float, int, int]:
+    """(overlap, claims, supported claims) of the final answer against the passages the model saw.
+
+    Measured identically for every preset and the peer: `tools.support.support_report` with the
+    bundle's embedding model (lexical + semantic support), so the baseline — whose own gate-less
+    telemetry skips the semantic part — is held to the same yardstick. An abstention has overlap 0.
+    Passages are read back from the index by chunk id, i.e. unpruned (with `use_pruning` the model
+    saw a subset of these sentences, so overlap is then a slightly lenient upper bound).
+    """
+    if abstained or not answer["context"]:
+        return 0.0, 0, 0
+    overlap, claims = support_report(
+        answer["answer"], answer["context"], bundle.services.embeddings, config.support_threshold
+    )
+    return overlap, len(claims), sum(c.supported for c in claims)
+
+
+def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bundle, config: Config) -> dict[str, Any]:
+    """The JSON record of one scored question."""
+    telemetry = answer.get("telemetry", {})
+    fault = telemetry.get("llm_fault")
+    scores: dict[str, Any] = dict.fromkeys(QuestionScore.__dataclass_fields__)  # a fault scores nothing
+    overlap: float | None = None
+    n_claims = n_supported = 0
+    if not fault:
+        score = score_question(
+            answer=answer["answer"], short_answer=answer.get("short_answer", ""), decision=answer["decision"],
+            golds=item.answers, answerable=item.answerable, false_premise=item.false_premise,
+        )  # fmt: skip
+        scores = score.to_dict()
+        overlap, n_claims, n_supported = _overlap(answer, score.abstained, bundle, config)
+    seen_docs = {str(p.get("doc_id")) for p in answer["context"]}
+    gold_in_context = bool(seen_docs & set(item.gold_passage_ids)) if item.gold_passage_ids else None
+    return {
+        "id": item.id,
+        "preset": preset,
+        "question": item.question,
+        "gold": list(item.answers),
+        "answerable": item.answerable,
+        "false_premise": item.false_premise,
+        "question_type": item.question_type,
+        "language": item.language,
+        "prediction": answer["answer"],
+        "short_answer": answer.get("short_answer", ""),
+        "decision": answer["decision"],
+        "reason": answer["reason"],
+        "rounds": answer.get("rounds", 0),
+        **scores,
+        "llm_fault": fault or None,
+        "overlap": overlap,
+        "overlap_graph": telemetry.get("support_overlap"),
+        "claims": n_claims,
+        "claims_supported": n_supported,
+        "citations": len(answer.get("citations", [])),
+        "gold_in_context": gold_in_context,
+        "tokens": answer["tokens"],
+        "latency_s": answer.get("latency_s"),
+        "telemetry": _telemetry_subset(telemetry),
+    }
+
+
+def _telemetry_subset(telemetry: dict[str, Any]) -> dict[str, Any]:
+    """What explains a decision, without the bulky parts (drafts, highlights, claim texts)."""
+    subset = {key: telemetry[key] for key in TELEMETRY_KEYS if key in telemetry}
+    subset["gate"] = [{"round": g.get("round"), "action": g.get("action"), "reason": g.get("reason"),
+                       **{k: (g.get("signals") or {}).get(k) for k in GATE_SIGNALS}}
+                      for g in telemetry.get("gate", [])]  # fmt: skip
+    subset["calls"] = [
+        {k: c.get(k) for k in ("stage", "prompt", "completion", "source", "skipped", "fault", "attempts") if k in c}
+        for c in telemetry.get("calls", [])
+    ]
+    subset["context_ids"] = [c.get("id") for c in telemetry.get("context", [])]
+    if isinstance(subset.get("anchors"), list):
+        subset["anchors"] = [a.get("text") if isinstance(a, dict) else a for a in subset["anchors"]]
+    return subset
