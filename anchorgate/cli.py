@@ -242,15 +242,18 @@ def _cmd_resume(args: argparse.Namespace) -> int:
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
+    """Build or update (incrementally) the corpus's index; an invalid one is rebuilt, the summary says why."""
     from anchorgate.graph.config import Config, parse_assignments
+    from anchorgate.tools.index import build_summary
     from anchorgate.tools.services import load_index_for
 
     config = Config().replace(**{**parse_assignments(args.set), "corpus": args.path})
-    index, _, corpus = load_index_for(config)
+    index, _, corpus = load_index_for(config, repair=True)
     manifest = index.manifest
     print(f"indexed {manifest['passages']} documents as {manifest['chunks']} chunks → {index.path}")
+    print(build_summary(index), file=sys.stderr)
     if corpus.skipped:
-        print(f"skipped {len(corpus.skipped)} files:", file=sys.stderr)
+        print(f"skipped {len(corpus.skipped)} file{'s' if len(corpus.skipped) > 1 else ''}:", file=sys.stderr)
         for where, why in corpus.skipped:
             print(f"  {where}: {why}", file=sys.stderr)
     return 0

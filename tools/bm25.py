@@ -27,8 +27,10 @@ the text (plain prose "with" is still dropped, so the keyword's idf stays high),
 is kept in queries even unquoted ("How do I make a class usable in a with statement?"). A corpus
 that quotes no stopword (most prose) tokenizes exactly as before.
 
-Persistence: a single JSON file with the parameters, the resolved language and the tokenized
-corpus; `load` rebuilds the bm25s index from the tokens (no pickle, no re-tokenization).
+Persistence: a single JSON file with the parameters, the resolved language, the tokenized
+corpus and optionally the id of each text (a persisted dense index stores its chunk ids, so loading
+can check that BM25 and FAISS cover the same chunks); `load` rebuilds the bm25s index from the
+tokens (no pickle, no re-tokenization).
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ class BM25Index:
         self.idf_method = idf_method or method
         self.language: Language = "en"
         self.corpus_tokens: list[list[str]] = []
+        self.ids: list[str] = []
+        """The id of each text when the index was saved with ids (empty otherwise)."""
         self._df: Counter[str] = Counter()
         self._model: Any = None
         self.keywords: frozenset[str] = frozenset()
@@ -132,8 +136,7 @@ class BM25Index:
     ) -> BM25Index:
         """Tokenize `texts` ("auto" picks en/id from the corpus itself) and index them; quoted
         stopwords are added as tokens (they become keywords where `MIN_KEYWORD_DF` texts quote them)."""
-        resolved: Language = detect_language(texts) if language == "auto" else language
-        tokens = [tokenize(text, resolved) + quoted_stopwords(text, resolved) for text in texts]
+        resolved, tokens = tokenize_corpus(texts, language)
         return cls.from_tokens(tokens, resolved, k1=k1, b=b, method=method, idf_method=idf_method)
 
     @classmethod
@@ -201,24 +204,17 @@ class BM25Index:
         n, df = len(self), self.document_frequency(term)
         return float(np.log1p((n - df + 0.5) / (df + 0.5)))
 
-    def save(self, path: str | Path) -> None:
-        """Write parameters, language and tokenized corpus as JSON (no pickle)."""
-        payload = {
-            "format": FORMAT,
-            "params": {"k1": self.k1, "b": self.b, "method": self.method, "idf_method": self.idf_method},
-            "language": self.language,
-            "corpus_tokens": self.corpus_tokens,
-        }
-        Path(path).write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    def save(self, path: str | Path, ids: Sequence[str] | None = None) -> None:
+        """Write parameters, language, tokenized corpus (and the texts' `ids`) as JSON (no pickle)."""
+        params = {"k1": self.k1, "b": self.b, "method": self.method, "idf_method": self.idf_method}
+        save_tokens(path, self.language, self.corpus_tokens, ids if ids is not None else self.ids, params)
 
     @classmethod
     def load(cls, path: str | Path) -> BM25Index:
         """Rebuild an index written by `save` (re-indexes the stored tokens)."""
-        payload = json.loads(Path(path).read_text(encoding="utf-8"))
-        if payload.get("format") != FORMAT:
-            raise ValueError(f"{path}: not an {FORMAT} file (format={payload.get('format')!r})")
+        payload = read_payload(path)
         params = payload["params"]
-        return cls.from_tokens(
+        index = cls.from_tokens(
             payload["corpus_tokens"],
             payload["language"],
             k1=float(params["k1"]),
@@ -226,3 +222,41 @@ class BM25Index:
             method=str(params["method"]),
             idf_method=str(params["idf_method"]),
         )
+        index.ids = [str(i) for i in payload.get("ids") or []]
+        return index
+
+
+def tokenize_corpus(texts: Sequence[str], language: LanguageOption = "auto") -> tuple[Language, list[list[str]]]:
+    """(resolved language, tokens of each text) exactly as `BM25Index.build` indexes them."""
+    resolved: Language = detect_language(texts) if language == "auto" else language
+    return resolved, [tokenize(text, resolved) + quoted_stopwords(text, resolved) for text in texts]
+
+
+def save_tokens(
+    path: str | Path,
+    language: Language,
+    corpus_tokens: Sequence[Sequence[str]],
+    ids: Sequence[str] = (),
+    params: dict[str, Any] | None = None,
+) -> None:
+    """Write a tokenized corpus in the `save` format without building the scorer first."""
+    payload = {
+        "format": FORMAT,
+        "params": params or {"k1": 1.5, "b": 0.75, "method": "lucene", "idf_method": "lucene"},
+        "language": language,
+        "corpus_tokens": [list(doc) for doc in corpus_tokens],
+    }
+    if ids:
+        if len(ids) != len(corpus_tokens):
+            raise ValueError(f"{len(ids)} ids for {len(corpus_tokens)} texts")
+        payload["ids"] = list(ids)
+    Path(path).write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+
+
+def read_payload(path: str | Path) -> dict[str, Any]:
+    """The JSON of a saved index, its format checked (ValueError otherwise)."""
+    payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        found = payload.get("format") if isinstance(payload, dict) else type(payload).__name__
+        raise ValueError(f"{path}: not an {FORMAT} file (format={found!r})")
+    return payload

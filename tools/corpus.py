@@ -30,12 +30,16 @@ class LoadedCorpus:
     name: str
     passages: list[Passage]
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    identity: str = ""
+    """`pydoc` or the resolved path: which index slot follows this corpus (tools/index.py)."""
 
 
 def load_corpus(spec: str) -> LoadedCorpus:
     """`pydoc`, a folder, or a `.jsonl` file → passages in a stable order."""
     if spec == "pydoc":
-        return load_pydoc()
+        corpus = load_pydoc()
+        corpus.identity = "pydoc"
+        return corpus
     path = Path(spec).expanduser()
     if not path.exists():
         raise CorpusError(f"corpus path {spec} does not exist", "pass 'pydoc', a folder or a .jsonl file")
@@ -46,12 +50,23 @@ def load_corpus(spec: str) -> LoadedCorpus:
     else:
         corpus = LoadedCorpus(str(path), [], [])
         _add_file(path, path.parent, corpus)
+    corpus.identity = str(path.resolve())
     if not corpus.passages:
         raise CorpusError(
-            f"corpus {spec} has no indexable text ({len(corpus.skipped)} files skipped)",
+            f"corpus {spec} has no indexable text; {skipped_summary(corpus.skipped)}",
             "it needs .txt, .md or .html files, or JSONL lines with a 'text' field",
         )
     return corpus
+
+
+def skipped_summary(skipped: list[tuple[str, str]], shown: int = 3) -> str:
+    """What was skipped and why, on one line: the first `shown` entries, then how many more."""
+    if not skipped:
+        return "it holds no files"
+    parts = [f"{where}: {why}" for where, why in skipped[:shown]]
+    if len(skipped) > shown:
+        parts.append(f"{len(skipped) - shown} more")
+    return f"skipped {'; '.join(parts)}"
 
 
 def load_pydoc() -> LoadedCorpus:
@@ -94,7 +109,9 @@ def _add_file(path: Path, root: Path, corpus: LoadedCorpus) -> None:
     relative = path.relative_to(root).as_posix()
     suffix = path.suffix.lower()
     if suffix not in TEXT_SUFFIXES | HTML_SUFFIXES:
-        corpus.skipped.append((relative, f"unsupported file type {suffix or '(none)'}"))
+        known = ", ".join(sorted(TEXT_SUFFIXES | HTML_SUFFIXES))
+        reason = f"unsupported file type {suffix or '(none)'} (wrong format: {known} are read)"
+        corpus.skipped.append((relative, reason))
         return
     text, problem = _read_text(path)
     if text is None:
@@ -104,7 +121,7 @@ def _add_file(path: Path, root: Path, corpus: LoadedCorpus) -> None:
     if suffix in HTML_SUFFIXES:
         title, text = _html_to_text(text, default_title=path.stem)
     if not text.strip():
-        corpus.skipped.append((relative, "no text"))
+        corpus.skipped.append((relative, "no text (empty)"))
         return
     corpus.passages.append(Passage(id=relative, title=title, text=text, source=str(path)))
 
@@ -114,16 +131,22 @@ def _read_text(path: Path) -> tuple[str | None, str]:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
+            return None, f"too large ({_sizes(size, MAX_FILE_BYTES)})"
         data = path.read_bytes()
     except OSError as exc:
         return None, f"unreadable: {exc.strerror or exc}"
     if b"\x00" in data[:8192]:
-        return None, "binary file"
+        return None, "binary file (wrong format)"
     text = data.decode("utf-8-sig", errors="replace")
     if data and text.count("\ufffd") / max(len(text), 1) > MAX_REPLACED_SHARE:
-        return None, "not UTF-8 text"
+        return None, "not UTF-8 text (wrong format)"
     return text, ""
+
+
+def _sizes(size: int, limit: int) -> str:
+    """"25.3 MiB, limit 20.0 MiB"; in bytes when MiB would print the two alike."""
+    mib, limit_mib = f"{size / (1024 * 1024):.1f} MiB", f"{limit / (1024 * 1024):.1f} MiB"
+    return f"{mib}, limit {limit_mib}" if mib != limit_mib else f"{size:,} bytes, limit {limit:,} bytes"
 
 
 def _html_to_text(html: str, default_title: str) -> tuple[str, str]:

@@ -1,10 +1,14 @@
-"""A persisted dense index: FAISS native file + SQLite docstore + JSON manifest. No pickle.
+"""A persisted dense index, built incrementally and published atomically. No pickle.
 
-The cache folder name is a hash of (corpus content with titles, embedding model weights, chunking
-settings, format version, chunker fingerprint), so a second run with the same inputs loads in
-seconds, a changed corpus gets a new index, the same content is never indexed twice, and an index
-built by code that chunked or titled differently is never reused. Builds happen in a temporary
-folder that is renamed into place only when complete: a killed build leaves no half-written index.
+Indexes live in slots (tools/index_slots.py). A corpus read from a path (`pydoc`, a folder, a
+.jsonl) has one slot per (resolved path, embedding model weights, chunking settings, chunker
+fingerprint, format version): when its files change, the next build re-chunks the corpus (cheap),
+reuses the vectors of every chunk whose embedded text is unchanged (by sha256, from the slot's
+current generation) and embeds only the rest; the new generation is written to a temporary folder
+and published by rename, then the superseded one is removed. An in-memory corpus (a dataset
+question's passages) has one slot per content, so every question's index stays cached.
+
+Files, manifest and the checks made on load: tools/index_store.py.
 """
 
 from __future__ import annotations
@@ -12,43 +16,68 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
-import sqlite3
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from contextlib import contextmanager, nullcontext
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import faiss
 import numpy as np
 from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
+from anchorgate.tools import index_store
+from anchorgate.tools.bm25 import tokenize_corpus
 from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
 from anchorgate.tools.documents import Chunk, Passage
-from anchorgate.tools.errors import CorpusError, IndexCorruptError, IndexWriteError
+from anchorgate.tools.errors import CorpusError, IndexCorruptError, IndexWriteError, ModelUnavailableError
+from anchorgate.tools.index_slots import Slot
+from anchorgate.tools.index_store import (
+    FAISS_FILE,
+    MANIFEST_FILE,
+    DenseIndex,
+    Expected,
+    load_index,
+    write_generation,
+)
 
-# Part of every cache key. Bump it whenever the same inputs would give other chunks or vectors
-# (chunking, chunk titles, `embedding_text`), so an index built by older code is never reused.
-# The key also holds `chunker_fingerprint`, which catches a chunking change nobody bumped for.
-# 3: documents are cut at their section headings, chunk titles carry the section path.
-FORMAT_VERSION = 3
-FAISS_FILE, DOCSTORE_FILE, MANIFEST_FILE = "vectors.faiss", "docstore.sqlite", "manifest.json"
+__all__ = ["FAISS_FILE", "MANIFEST_FILE", "DenseIndex", "build_or_load", "embedding_text", "load_index"]
 EMBED_BATCH = 64
 
 
+def document_sha256(passage: Passage) -> str:
+    """Content hash of one document: id, title, text, source and metadata."""
+    material = json.dumps(
+        [passage.id, passage.title, passage.text, passage.source, passage.metadata],
+        ensure_ascii=False,
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(material.encode("utf-8", errors="surrogatepass")).hexdigest()
+
+
 def corpus_fingerprint(passages: Sequence[Passage]) -> str:
-    """Content hash of a corpus: ids, titles and texts in order."""
+    """Content hash of a corpus: its documents' hashes in order."""
     digest = hashlib.sha256()
     for passage in passages:
-        for part in (passage.id, passage.title, passage.text):
-            digest.update(part.encode("utf-8", errors="surrogatepass"))
-            digest.update(b"\x1f")
+        digest.update(document_sha256(passage).encode())
     return digest.hexdigest()
+
+
+def embedding_text(chunk: Chunk) -> str:
+    """What is embedded (and BM25-indexed, tools/hybrid.py) for a chunk: title, then text. The title
+    names the document and the section ("Special method names › With Statement Context Managers")."""
+    return f"{chunk.title}\n{chunk.text}" if chunk.title else chunk.text
+
+
+def content_key(chunk: Chunk) -> str:
+    """What a vector is reused by: the sha256 of the embedded text (same text → same vector)."""
+    return hashlib.sha256(embedding_text(chunk).encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
 # A small document with what the chunker treats specially: headings of three kinds and levels,
@@ -70,42 +99,17 @@ def chunker_fingerprint(settings: ChunkingSettings) -> str:
     return hashlib.sha256(material.encode()).hexdigest()[:16]
 
 
-def index_key(corpus_hash: str, embedding_id: str, settings: ChunkingSettings) -> str:
-    """The cache key of an index built from these inputs (and this version of the chunking code)."""
-    material = json.dumps(
-        [FORMAT_VERSION, corpus_hash, embedding_id, asdict(settings), chunker_fingerprint(settings)], sort_keys=True
-    )
-    return hashlib.sha256(material.encode()).hexdigest()[:24]
+def expected_for(embedding_id: str, settings: ChunkingSettings) -> Expected:
+    """What a manifest must say to be an index of this embedding model and chunker."""
+    return Expected(embedding_id, asdict(settings), chunker_fingerprint(settings))
 
 
-def embedding_text(chunk: Chunk) -> str:
-    """What is embedded (and BM25-indexed, tools/hybrid.py) for a chunk: title, then text. The title
-    names the document and the section ("Special method names › With Statement Context Managers")."""
-    return f"{chunk.title}\n{chunk.text}" if chunk.title else chunk.text
-
-
-@dataclass
-class DenseIndex:
-    """FAISS inner-product index over normalised vectors plus the chunk docstore."""
-
-    path: Path
-    vectors: Any  # faiss.Index
-    chunks: list[Chunk]
-    manifest: dict[str, Any]
-
-    def search(self, query_vector: Sequence[float], k: int) -> list[tuple[int, float]]:
-        """(row, cosine) of the k nearest chunks; ties broken by row for determinism."""
-        k = min(k, len(self.chunks))
-        if k <= 0:
-            return []
-        query = np.asarray([query_vector], dtype="float32")
-        scores, rows = self.vectors.search(query, k)
-        hits = [(int(r), float(s)) for r, s in zip(rows[0], scores[0], strict=True) if r >= 0]
-        return sorted(hits, key=lambda hit: (-round(hit[1], 6), hit[0]))
-
-    def vector(self, row: int) -> np.ndarray:
-        """The stored vector of chunk `row` (for MMR and novelty)."""
-        return np.asarray(self.vectors.reconstruct(row), dtype="float32")
+def slot_name(identity: Sequence[str], expected: Expected, label: str) -> str:
+    """`<label>-<hash>`: one folder per corpus identity, model, chunking, chunker and format."""
+    parts = [index_store.FORMAT_VERSION, list(identity), *asdict(expected).values()]
+    material = json.dumps(parts, sort_keys=True)
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("._-")[:40] or "index"
+    return f"{slug}-{hashlib.sha256(material.encode()).hexdigest()[:16]}"
 
 
 def build_or_load(
@@ -116,70 +120,134 @@ def build_or_load(
     root: Path,
     *,
     progress: bool = True,
+    source: str = "",
+    name: str = "",
+    repair: bool = False,
 ) -> DenseIndex:
-    """Load the index for these inputs from `root`, building it first when it is not there."""
+    """The index of `passages` under `root`: loaded when current, else built (incrementally) and published.
+
+    `source` is the corpus's identity (a resolved path, or `pydoc`): its slot keeps one index that
+    follows the corpus's changes. Without it the slot is the content itself (`name` labels it).
+    An invalid current index is an error naming the remedy, unless `repair`, which rebuilds it.
+    """
     if not passages:
         raise CorpusError("cannot index an empty corpus")
     corpus_hash = corpus_fingerprint(passages)
-    key = index_key(corpus_hash, embedding_id, settings)
-    target = root / key
-    if not (target / MANIFEST_FILE).is_file():
-        _build(passages, embeddings, embedding_id, settings, corpus_hash, target, progress)
-    return load_index(target)
+    expected = expected_for(embedding_id, settings)
+    identity = ["path", source] if source else ["content", corpus_hash]
+    slot = Slot(root / slot_name(identity, expected, Path(source).name or source or name or "passages"))
+    remedy = f"run `anchorgate index {source}` to rebuild it" if source else f"delete {slot.path} and run again"
+    try:
+        slot.path.mkdir(parents=True, exist_ok=True)
+        current, problem = _current(slot, expected, remedy, repair)
+        if current is not None and current.manifest["corpus_sha256"] == corpus_hash:
+            slot.sweep_if_idle()  # a killed build's leftovers go once the slot is idle
+            return current
+        with slot.building():
+            current, problem = _current(slot, expected, remedy, repair)  # another process may have built it
+            if current is not None and current.manifest["corpus_sha256"] == corpus_hash:
+                return current
+            meta = {"source": source, "repaired": problem or None}
+            folder = _build(passages, embeddings, settings, expected, corpus_hash, slot, current, meta, progress)
+            slot.sweep()
+            built = load_index(folder, expected, remedy)  # under the lock: no other build can supersede it yet
+    except OSError as exc:
+        raise IndexWriteError(f"cannot write index to {slot.path}: {exc}", "check the cache_dir") from exc
+    built.fresh = True
+    return built
+
+
+def _current(slot: Slot, expected: Expected, remedy: str, repair: bool) -> tuple[DenseIndex | None, str]:
+    """(the slot's published index or None, why it was unusable when `repair` set it aside)."""
+    try:
+        with slot.reading():
+            folder = slot.current()
+            return (load_index(folder, expected, remedy) if folder else None), ""
+    except IndexCorruptError as exc:
+        if not repair:
+            raise IndexCorruptError(exc.message, exc.hint or remedy) from exc
+        return None, exc.message
 
 
 def _build(
     passages: Sequence[Passage],
     embeddings: Embeddings,
-    embedding_id: str,
     settings: ChunkingSettings,
+    expected: Expected,
     corpus_hash: str,
-    target: Path,
+    slot: Slot,
+    previous: DenseIndex | None,
+    meta: dict[str, Any],
     progress: bool,
-) -> None:
+) -> Path:
+    """Chunk, embed what `previous` lacks, write a generation to a temporary folder, publish it."""
     started = time.perf_counter()
     chunks = chunk_passages(passages, settings)
-    vectors = _embed_all(chunks, embeddings, progress)
-    temp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    if not chunks:
+        raise CorpusError("the corpus has no text to index", "its documents are empty or whitespace")
+    keys = [content_key(chunk) for chunk in chunks]
+    vectors, reused = _vectors_for(chunks, keys, previous, embeddings, progress)
+    documents = [(p.id, document_sha256(p)) for p in passages]
+    manifest = {
+        **meta,
+        **asdict(expected),
+        "corpus_sha256": corpus_hash,
+        "embedded": len(chunks) - reused,
+        "reused": reused,
+        "documents_changed": _changes(previous.documents if previous else [], documents),
+        "previous": previous.path.name if previous else None,
+        "build_seconds": round(time.perf_counter() - started, 3),
+    }
+    bm25 = tokenize_corpus([embedding_text(chunk) for chunk in chunks], "auto")
+    temp = slot.new_temp()
     try:
-        temp.mkdir(parents=True, exist_ok=False)
-        index = faiss.IndexFlatIP(vectors.shape[1])
-        index.add(vectors)
-        faiss.write_index(index, str(temp / FAISS_FILE))
-        _write_docstore(temp / DOCSTORE_FILE, chunks)
-        manifest = {
-            "format_version": FORMAT_VERSION,
-            "corpus_sha256": corpus_hash,
-            "embedding_id": embedding_id,
-            "chunking": asdict(settings),
-            "passages": len(passages),
-            "chunks": len(chunks),
-            "dimension": int(vectors.shape[1]),
-            "files": {name: _file_sha256(temp / name) for name in (FAISS_FILE, DOCSTORE_FILE)},
-            "build_seconds": round(time.perf_counter() - started, 3),
-        }
-        (temp / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-        try:
-            temp.rename(target)
-        except OSError:
-            if not (target / MANIFEST_FILE).is_file():  # not a concurrent twin build: a real failure
-                raise
-    except OSError as exc:
-        raise IndexWriteError(f"cannot write index to {target.parent}: {exc}", "check the cache_dir") from exc
+        write_generation(temp, chunks, keys, vectors, documents, bm25, manifest)
+        return slot.publish(temp, slot.next_name(corpus_hash))
     finally:
-        shutil.rmtree(temp, ignore_errors=True)
+        if temp.exists():  # a failed write; a killed process leaves it to the next sweep instead
+            shutil.rmtree(temp, ignore_errors=True)
 
 
-def _embed_all(chunks: Sequence[Chunk], embeddings: Embeddings, progress: bool) -> np.ndarray:
-    texts = [embedding_text(chunk) for chunk in chunks]
+def _vectors_for(
+    chunks: Sequence[Chunk], keys: Sequence[str], previous: DenseIndex | None, embeddings: Embeddings, progress: bool
+) -> tuple[np.ndarray, int]:
+    """(a vector per chunk, how many came from `previous`): only texts `previous` lacks are embedded."""
+    known: dict[str, np.ndarray] = {}
+    if previous is not None and previous.vectors.ntotal:
+        matrix = previous.vectors.reconstruct_n(0, previous.vectors.ntotal)
+        known = dict(zip(previous.content_keys, matrix, strict=True))
+    missing: dict[str, str] = {}  # key → text, first appearance first, each text embedded once
+    for chunk, key in zip(chunks, keys, strict=True):
+        if key not in known and key not in missing:
+            missing[key] = embedding_text(chunk)
+    fresh = _embed_texts(list(missing.values()), embeddings, progress)
+    if known and len(missing) and fresh.shape[1] != previous.vectors.d:  # type: ignore[union-attr]
+        raise IndexCorruptError(
+            f"the embedding model gives {fresh.shape[1]}-dimensional vectors but the index it was"
+            f" recorded for has {previous.vectors.d}",  # type: ignore[union-attr]
+            "check embedding_model",
+        )
+    known.update(zip(missing, fresh, strict=True))
+    vectors = np.ascontiguousarray(np.stack([known[key] for key in keys]), dtype="float32")
+    return vectors, sum(1 for key in keys if key not in missing)
+
+
+def _embed_texts(texts: list[str], embeddings: Embeddings, progress: bool) -> np.ndarray:
+    if not texts:
+        return np.zeros((0, 0), dtype="float32")
     rows: list[list[float]] = []
     bar = tqdm(total=len(texts), desc="indexing", unit="chunk", disable=not progress, file=sys.stderr)
-    with _all_cores():
+    # A thread pool only pays for whole batches: for a few changed chunks, waking it (against the
+    # other processes on the cores) measured 0.74 s for one short text on 2 shared cores.
+    with _all_cores() if len(texts) >= EMBED_BATCH else nullcontext():
         for start in range(0, len(texts), EMBED_BATCH):
             rows.extend(embeddings.embed_documents(texts[start : start + EMBED_BATCH]))
             bar.update(min(EMBED_BATCH, len(texts) - start))
     bar.close()
-    return np.ascontiguousarray(np.asarray(rows, dtype="float32"))
+    matrix = np.asarray(rows, dtype="float32")
+    if matrix.ndim != 2 or matrix.shape[0] != len(texts):
+        raise ModelUnavailableError(f"the embedding model returned shape {matrix.shape} for {len(texts)} texts")
+    return matrix
 
 
 @contextmanager
@@ -195,61 +263,31 @@ def _all_cores() -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def _write_docstore(path: Path, chunks: Sequence[Chunk]) -> None:
-    with sqlite3.connect(path) as db:
-        db.execute(
-            "CREATE TABLE chunks (row INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, doc_id TEXT NOT NULL,"
-            " title TEXT, text TEXT NOT NULL, source TEXT, position INTEGER, metadata TEXT)"
-        )
-        db.executemany(
-            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (row, c.id, c.doc_id, c.title, c.text, c.source, c.position, json.dumps(c.metadata))
-                for row, c in enumerate(chunks)
-            ],
-        )
-    # sqlite3's context manager commits but does not close.
-    sqlite3.connect(path).close()
+def _changes(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, str]]) -> dict[str, int]:
+    """How many documents were added, changed, deleted and left as they were since `before`."""
+    old, new = dict(before), dict(after)
+    return {
+        "added": sum(1 for doc in new if doc not in old),
+        "changed": sum(1 for doc in new if doc in old and old[doc] != new[doc]),
+        "deleted": sum(1 for doc in old if doc not in new),
+        "unchanged": sum(1 for doc in new if old.get(doc) == new[doc]),
+    }
 
 
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def load_index(path: Path) -> DenseIndex:
-    """Open a persisted index, checking its files against the manifest first."""
-    # One OpenMP thread for single-query search: on 2 shared cores two threads measured 16 ms vs
-    # 0.4 ms, and a fixed thread count keeps near-tie order identical from run to run.
-    faiss.omp_set_num_threads(1)
-    hint = f"delete the folder and run again to rebuild it: rm -r {path}"
-    try:
-        manifest = json.loads((path / MANIFEST_FILE).read_text(encoding="utf-8"))
-        for name, expected in manifest["files"].items():
-            if _file_sha256(path / name) != expected:
-                raise IndexCorruptError(f"index file {path / name} is corrupted (checksum mismatch)", hint)
-        vectors = faiss.read_index(str(path / FAISS_FILE))
-        chunks = _read_docstore(path / DOCSTORE_FILE)
-    except IndexCorruptError:
-        raise
-    except (OSError, KeyError, ValueError, RuntimeError, sqlite3.Error) as exc:
-        raise IndexCorruptError(f"index at {path} cannot be read: {exc}", hint) from exc
-    if vectors.ntotal != len(chunks) or len(chunks) != manifest["chunks"]:
-        raise IndexCorruptError(f"index at {path} is inconsistent (vectors != chunks)", hint)
-    return DenseIndex(path, vectors, chunks, manifest)
-
-
-def _read_docstore(path: Path) -> list[Chunk]:
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        rows = db.execute(
-            "SELECT row, id, doc_id, title, text, source, position, metadata FROM chunks ORDER BY row"
-        ).fetchall()
-    finally:
-        db.close()
-    if [row[0] for row in rows] != list(range(len(rows))):
-        raise ValueError("docstore rows are not contiguous")
-    return [Chunk(r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7])) for r in rows]
+def build_summary(index: DenseIndex) -> str:
+    """One line for `anchorgate index`: chunks embedded vs reused now, and what changed."""
+    manifest = index.manifest
+    if not index.fresh:
+        return f"embedded 0 chunks, reused 0: the index is up to date ({manifest['chunks']:,} chunks)"
+    changes = manifest.get("documents_changed") or {}
+    if manifest.get("previous"):
+        what = ", ".join(f"{changes.get(k, 0):,} {k}" for k in ("changed", "added", "deleted")) + " documents"
+    else:
+        what = "new index"
+    line = (
+        f"embedded {manifest['embedded']:,} chunks, reused {manifest['reused']:,} ({what})"
+        f" in {manifest['build_seconds']:.1f} s"
+    )
+    if manifest.get("repaired"):
+        line += f"; rebuilt because {manifest['repaired']}"
+    return line

@@ -81,10 +81,16 @@ def chat_model_for(config: ResourceSettings) -> BaseChatModel:
     )
 
 
-def load_index_for(config: ResourceSettings, *, progress: bool = True) -> tuple[DenseIndex, Embeddings, LoadedCorpus]:
-    """The corpus index for these settings (built on first use) and its embedding model."""
+def load_index_for(
+    config: ResourceSettings, *, progress: bool = True, repair: bool = False
+) -> tuple[DenseIndex, Embeddings, LoadedCorpus]:
+    """The corpus index for these settings and its embedding model.
+
+    Built on first use, updated incrementally when the corpus changed since (only changed chunks are
+    embedded). An invalid index is an error naming the remedy unless `repair` (`anchorgate index`).
+    """
     corpus = load_corpus(config.corpus)
-    index, embeddings = _index_passages(corpus.passages, config, progress)
+    index, embeddings = _index_passages(corpus.passages, config, progress, source=corpus.identity, repair=repair)
     return index, embeddings, corpus
 
 
@@ -126,18 +132,35 @@ def services_for_passages(
     passages: list[Passage], config: ResourceSettings, *, name: str = "passages", progress: bool = False
 ) -> Services:
     """A bundle over an in-memory corpus (a dataset question's own documents), indexed and cached."""
-    index, embeddings = _index_passages(passages, config, progress)
+    index, embeddings = _index_passages(passages, config, progress, name=name)
     return Services(index, embeddings, chat_model_for(config), name)
 
 
 def _index_passages(
-    passages: Sequence[Passage], config: ResourceSettings, progress: bool
+    passages: Sequence[Passage],
+    config: ResourceSettings,
+    progress: bool,
+    *,
+    source: str = "",
+    name: str = "",
+    repair: bool = False,
 ) -> tuple[DenseIndex, Embeddings]:
+    """Index `passages`: in the slot of corpus `source` (incremental), else in one of their own content."""
     embed_path = resolve_embedding_path(config.embedding_model)
     embeddings = load_embeddings(config.embedding_model)
     settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
     root = cache_root(config.cache_dir) / "indexes"
-    index = build_or_load(passages, embeddings, embedding_fingerprint(embed_path), settings, root, progress=progress)
+    index = build_or_load(
+        passages,
+        embeddings,
+        embedding_fingerprint(embed_path),
+        settings,
+        root,
+        progress=progress,
+        source=source,
+        name=name,
+        repair=repair,
+    )
     return index, embeddings
 
 

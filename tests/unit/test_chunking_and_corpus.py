@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from anchorgate.tools import corpus as corpus_module
 from anchorgate.tools.chunking import ChunkingSettings, chunk_passages, find_headings
 from anchorgate.tools.corpus import load_corpus, pydoc_title
 from anchorgate.tools.documents import Passage
@@ -130,8 +131,10 @@ def test_folder_corpus_skips_what_it_cannot_read(tmp_path: Path) -> None:
     html = corpus.passages[1]
     assert html.title == "Gamma page" and "foxes" in html.text and "var x" not in html.text and "menu" not in html.text
     reasons = dict(corpus.skipped)
-    assert reasons["d.txt"] == "binary file" and reasons["e.txt"] == "not UTF-8 text"
-    assert "unsupported" in reasons["f.pdf"] and reasons["g.txt"] == "no text"
+    assert reasons["d.txt"] == "binary file (wrong format)" and reasons["e.txt"] == "not UTF-8 text (wrong format)"
+    assert reasons["f.pdf"].startswith("unsupported file type .pdf (wrong format: .htm, .html, .markdown, .md")
+    assert reasons["g.txt"] == "no text (empty)"
+    assert corpus.identity == str(tmp_path.resolve())
 
 
 def test_jsonl_corpus_and_its_errors(tmp_path: Path) -> None:
@@ -154,6 +157,40 @@ def test_jsonl_corpus_and_its_errors(tmp_path: Path) -> None:
 def test_missing_and_empty_corpora_are_errors(tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="does not exist"):
         load_corpus(str(tmp_path / "nope"))
-    (tmp_path / "x.bin").write_bytes(b"\x00")
-    with pytest.raises(CorpusError, match="no indexable text"):
+    with pytest.raises(CorpusError, match="has no indexable text; it holds no files"):
         load_corpus(str(tmp_path))
+    (tmp_path / "x.bin").write_bytes(b"\x00")
+    with pytest.raises(CorpusError, match=r"text; skipped x.bin: unsupported file type .bin \(wrong format"):
+        load_corpus(str(tmp_path))
+
+
+def test_a_corpus_of_one_oversized_file_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(corpus_module, "MAX_FILE_BYTES", 2 * 1024 * 1024)
+    (tmp_path / "big.txt").write_bytes(b"word" * (3 * 256 * 1024))  # 3.0 MiB of text
+    with pytest.raises(CorpusError) as info:
+        load_corpus(str(tmp_path))
+    assert info.value.message.endswith("has no indexable text; skipped big.txt: too large (3.0 MiB, limit 2.0 MiB)")
+    jsonl = (tmp_path / "big.txt").rename(tmp_path / "big.jsonl")
+    with pytest.raises(CorpusError, match=r"big.jsonl cannot be read: too large \(3.0 MiB, limit 2.0 MiB\)"):
+        load_corpus(str(jsonl))
+    monkeypatch.setattr(corpus_module, "MAX_FILE_BYTES", 3 * 1024 * 1024 - 1)
+    with pytest.raises(CorpusError, match=r"too large \(3,145,728 bytes, limit 3,145,727 bytes\)"):
+        load_corpus(str(jsonl))
+
+
+def test_unreadable_files_and_many_skipped_files_say_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("a.txt", "b.txt", "c.txt", "d.txt", "e.txt"):
+        (tmp_path / name).write_text("text", encoding="utf-8")
+    read_bytes = Path.read_bytes
+
+    def denied(self: Path) -> bytes:
+        if self.suffix == ".txt":
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", denied)  # root reads any file, so chmod cannot make one unreadable
+    with pytest.raises(CorpusError) as info:
+        load_corpus(str(tmp_path))
+    message = info.value.message
+    assert "; skipped a.txt: unreadable: Permission denied; b.txt: unreadable" in message
+    assert message.endswith("c.txt: unreadable: Permission denied; 2 more") and "d.txt" not in message
