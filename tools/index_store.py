@@ -59,6 +59,8 @@ class DenseIndex:
     """(document id, content sha256) of every passage indexed, in corpus order."""
     fresh: bool = False
     """True when this call built the index (False when it was loaded as it was)."""
+    choice: str = ""
+    """How its embedding model was chosen, for `anchorgate index` (languages → model; tools/services)."""
 
     def search(self, query_vector: Sequence[float], k: int) -> list[tuple[int, float]]:
         """(row, cosine) of the k nearest chunks; ties broken by row for determinism."""

@@ -12,6 +12,7 @@ import threading
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from langchain_core.embeddings import Embeddings
@@ -20,10 +21,12 @@ from langchain_core.language_models import BaseChatModel
 from anchorgate.tools.chunking import ChunkingSettings
 from anchorgate.tools.corpus import LoadedCorpus, load_corpus
 from anchorgate.tools.documents import Passage
-from anchorgate.tools.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
+from anchorgate.tools.embeddings import MINILM, embedding_choice, embedding_id, load_embeddings
 from anchorgate.tools.errors import ConfigError
-from anchorgate.tools.index import DenseIndex, build_or_load
+from anchorgate.tools.index import DenseIndex, build_or_load, expected_for, has_published
+from anchorgate.tools.language import detect_languages, sample_texts
 from anchorgate.tools.llm import load_chat_model, model_file_for
+from anchorgate.tools.model_choice import KNOWN_MODELS, ModelDecision, decide_model, follow_existing
 from anchorgate.tools.paths import cache_root
 
 
@@ -61,7 +64,13 @@ _LOCK = threading.Lock()
 
 
 def register_services(services: Services, services_id: str = "") -> str:
-    """Make a caller-built bundle available to runs whose config names its id."""
+    """Make a caller-built bundle available to runs whose config names its id.
+
+    A bundle whose embedding model is known (one tools/embeddings.py loads) but is not the one its
+    index was built with is refused: its queries would search the index's vectors with another
+    model's and silently rank noise.
+    """
+    check_query_model(services.index, services.embeddings)
     key = services_id or f"app-{uuid.uuid4().hex[:12]}"
     with _LOCK:
         _REGISTERED[key] = services
@@ -145,23 +154,60 @@ def _index_passages(
     name: str = "",
     repair: bool = False,
 ) -> tuple[DenseIndex, Embeddings]:
-    """Index `passages`: in the slot of corpus `source` (incremental), else in one of their own content."""
-    embed_path = resolve_embedding_path(config.embedding_model)
-    embeddings = load_embeddings(config.embedding_model)
+    """Index `passages`: in the slot of corpus `source` (incremental), else in one of their own content.
+
+    The embedding model is chosen per corpus (`choose_model`); `repair` means `anchorgate index`,
+    which builds with the decided model whatever exists.
+    """
     settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
     root = cache_root(config.cache_dir) / "indexes"
+    decision = choose_model(passages, config, root, settings, source, building=repair)
+    model = decision.model
+    embeddings = load_embeddings(model.name if model.name != MINILM else "")
     index = build_or_load(
         passages,
         embeddings,
-        embedding_fingerprint(embed_path),
+        model.fingerprint,
         settings,
         root,
         progress=progress,
         source=source,
         name=name,
         repair=repair,
+        manifest_extra=decision.manifest_fields(),
     )
+    index.choice = decision.summary()
     return index, embeddings
+
+
+def check_query_model(index: DenseIndex, embeddings: Embeddings) -> None:
+    """ConfigError when `embeddings` is a known model other than the one `index` was built with."""
+    query_id, index_id = embedding_id(embeddings), index.manifest.get("embedding_id")
+    if query_id is None or query_id == index_id:
+        return
+    built_with = index.manifest.get("embedding_model") or f"the model with fingerprint {index_id}"
+    asked = getattr(embeddings, "model_name", type(embeddings).__name__)
+    raise ConfigError(
+        f"the index at {index.path} was built with {built_with}, but the queries would be embedded by"
+        f" {Path(str(asked)).name}: a query must be embedded by the model its index was built with",
+        "load the embeddings the index names (tools.embeddings.load_embeddings), or rebuild the index",
+    )
+
+
+def choose_model(
+    passages: Sequence[Passage], config: ResourceSettings, root: Path, settings: ChunkingSettings, source: str,
+    *, building: bool,
+) -> ModelDecision:  # fmt: skip
+    """The embedding model for this corpus (tools/model_choice.py): by `embedding_model`, else by its
+    languages; a query (not `building`) of a corpus read from a path follows the index that exists."""
+    decision = decide_model(config.embedding_model, detect_languages(sample_texts(passages)))
+    if building or not source:
+        return decision
+    indexed = {}
+    for name in {decision.model.name, *KNOWN_MODELS}:
+        if has_published(root, expected_for(embedding_choice(name).fingerprint, settings), source):
+            indexed[name] = source
+    return follow_existing(decision, indexed, source)
 
 
 async def aservices_for(config: ResourceSettings) -> Services:
