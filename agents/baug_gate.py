@@ -22,6 +22,8 @@ LOGGED_SIGNALS = (
     "retrieval_confidence",
     "gen_confidence",
     "gen_uncertain",
+    "answer_confidence",
+    "answer_uncertain",
     "abstain_p",
     "unsure",
     "judge_label",

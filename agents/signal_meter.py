@@ -19,11 +19,12 @@ from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.anchors import Anchor, anchor_coverage
 from anchorgate.tools.answer_text import is_idk
-from anchorgate.tools.confidence import dragin_confidence, retrieval_confidence
+from anchorgate.tools.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.evidence_strength import measure_strength
 from anchorgate.tools.quoted_draft import non_answer
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.support import claims_as_dicts, support_report
+from anchorgate.tools.tokens import count_tokens
 from anchorgate.tools.usage import totals
 
 
@@ -99,6 +100,12 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     previous = state.get("signals") or {}
     judge = state.get("judge") or {}
     generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
+    answer_conf = answer_span_confidence(
+        (state.get("draft_structure") or {}).get("raw") or draft,
+        state.get("draft_logprobs"),
+        count_tokens,
+        threshold=config.answer_uncertainty_threshold,
+    )
     spent = totals(state.get("usage", {}))["total"]
     idk = bool(draft) and is_idk(draft)
     # the question type the anchor predictor classified once, not classified again every round
@@ -134,6 +141,8 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "retrieval_confidence": _retrieval_confidence(state),
         "gen_confidence": round(generation.confidence, 4),
         "gen_uncertain": generation.uncertain,
+        "answer_confidence": None if answer_conf.missing else round(answer_conf.confidence, 4),
+        "answer_uncertain": answer_conf.uncertain and not answer_conf.missing,
         "abstain_p": state.get("draft_abstain_p"),
         "unsure": _unsure(bool(draft) and not idk, state.get("draft_abstain_p"), config),
         "judge_label": judge.get("label") if judge.get("draft_key") == draft_key(draft) else None,

@@ -1,6 +1,7 @@
 """Issue 12 item 4: preset A's answers to the demo-corpus questions a Python user would ask.
 
     .venv/bin/python bench/demo_answers.py [--preset A] [--llm local] [--set key=value ...] [--name demo_answers]
+                                           [--llm-cache PATH|off] [--split all|tune|heldout] [--rescore]
 
 Questions: bench/demo_questions.jsonl (see bench/demo_retrieval.py). Each is asked through the real
 graph (`anchorgate.ask`, the built-in pydoc corpus, the real model). A question counts as
@@ -23,15 +24,19 @@ import json
 import re
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import RESULTS, percentile, write_result  # noqa: E402
 
-from anchorgate.api import ask  # noqa: E402
+from anchorgate.api import ask, resolve_config  # noqa: E402
+from anchorgate.eval.llm_cache import SqliteJsonCache  # noqa: E402
+from anchorgate.eval.runner import cache_file, cache_namespace  # noqa: E402
 from anchorgate.graph.config import parse_assignments  # noqa: E402
 from anchorgate.tools.citations import content_words  # noqa: E402
+from anchorgate.tools.services import register_services, services_for  # noqa: E402
 
 QUESTIONS = Path(__file__).resolve().parent / "demo_questions.jsonl"
 
@@ -58,27 +63,75 @@ def verdicts(question: dict[str, Any], decision: str, answer: str, citations: li
     return {"right": said, "right_strict": said and bool(topics & set(question["gold_topics"]))}
 
 
-def run(preset: str, overrides: dict[str, Any]) -> list[dict[str, Any]]:
-    """One record per question: decision, reason, answer, quotes, verdict, tokens, seconds."""
-    rows = []
+def cached_services(preset: str, overrides: dict[str, Any], llm_cache: str) -> dict[str, Any]:
+    """Overrides naming a registered bundle whose chat model reads and writes the eval LLM cache.
+
+    Replies are cached like `anchorgate eval` caches them (same file and namespace rules), so a
+    re-run after a change to the gate or the support measure only pays for the prompts that changed.
+    """
+    config = resolve_config(preset, overrides)
+    path = cache_file(llm_cache or None, config) if llm_cache != "off" else None
+    if path is None:
+        return overrides
+    services = services_for(config)
+    cache = SqliteJsonCache(path, cache_namespace(config))
+    bundle = replace(services, llm=services.llm.model_copy(update={"cache": cache}))
+    return {**overrides, "services_id": register_services(bundle, f"demo-answers-{preset}")}
+
+
+def run(
+    preset: str, overrides: dict[str, Any], partial: Path, llm_cache: str, split: str = "all"
+) -> list[dict[str, Any]]:
+    """One record per question: decision, reason, answer, quotes, verdict, tokens, seconds, and the
+    draft with its per-claim support (why the gate decided). Rows land in `partial` as they come, and
+    a re-run with the same settings resumes from it."""
+    settings = {"preset": preset, "overrides": overrides, "llm_cache": llm_cache}
+    rows = _resumed(partial, settings)
+    if not rows:
+        partial.write_text(json.dumps(settings) + "\n", encoding="utf-8")
+    done = {r["id"] for r in rows}
+    run_overrides = cached_services(preset, overrides, llm_cache)
     for line in QUESTIONS.read_text(encoding="utf-8").splitlines():
         question = json.loads(line)
+        if question["id"] in done or split not in ("all", question["split"]):
+            continue
         started = time.perf_counter()
-        result = ask(question["question"], preset=preset, overrides=overrides)
-        rows.append({
-            "id": question["id"], "split": question["split"], "kind": question["kind"],
-            "question": question["question"], "answerable": bool(question["gold_topics"]),
-            "decision": result["decision"], "reason": result["reason"], "answer": result["answer"],
-            "short_answer": result["short_answer"],
-            "citations": [{"id": c["id"], "quote": c.get("quote", ""), "verified": c.get("verified", False)}
-                          for c in result["citations"]],
-            "gates": [g["reason"] for g in result["telemetry"]["gate"]],
-            **verdicts(question, result["decision"], result["answer"], result["citations"]),
-            "tokens": result["tokens"]["total"],
-            "seconds": round(time.perf_counter() - started, 2),
-        })  # fmt: skip
+        result = ask(question["question"], preset=preset, overrides=run_overrides)
+        rows.append(_row(question, result, time.perf_counter() - started))
+        with partial.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(rows[-1], ensure_ascii=False) + "\n")
         print(f"{question['id']} {rows[-1]['right']} {result['decision']} {result['reason']} {result['answer'][:80]!r}")
     return rows
+
+
+def _resumed(partial: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows of an interrupted run with the same settings (none when the settings differ)."""
+    if not partial.exists():
+        return []
+    lines = partial.read_text(encoding="utf-8").splitlines()
+    if not lines or json.loads(lines[0]) != settings:
+        return []
+    return [json.loads(line) for line in lines[1:] if line.strip()]
+
+
+def _row(question: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+    telemetry = result["telemetry"]
+    return {
+        "id": question["id"], "split": question["split"], "kind": question["kind"],
+        "question": question["question"], "answerable": bool(question["gold_topics"]),
+        "decision": result["decision"], "reason": result["reason"], "answer": result["answer"],
+        "short_answer": result["short_answer"],
+        "citations": [{"id": c["id"], "quote": c.get("quote", ""), "verified": c.get("verified", False)}
+                      for c in result["citations"]],
+        "gates": [g["reason"] for g in telemetry["gate"]],
+        **verdicts(question, result["decision"], result["answer"], result["citations"]),
+        "tokens": result["tokens"]["total"],
+        "seconds": round(seconds, 2),
+        "draft": telemetry.get("draft"),
+        "overlap": telemetry.get("support_overlap"),
+        "claims": [{k: c[k] for k in ("text", "cited", "score", "supported")} for c in telemetry.get("claims") or []],
+        "context": [p["id"] for p in telemetry.get("context") or []],
+    }  # fmt: skip
 
 
 def rescored(name: str) -> list[dict[str, Any]]:
@@ -133,12 +186,16 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--name", default="demo_answers")
     parser.add_argument("--rescore", action="store_true", help="re-score bench/results/<name>.json, no model")
+    parser.add_argument("--split", choices=("all", "tune", "heldout"), default="all", help="ask only this split")
+    parser.add_argument("--llm-cache", default="", help="LLM reply cache file (default: the eval cache); off = none")
     args = parser.parse_args()
     overrides = {**parse_assignments(args.set), "llm": args.llm}
-    rows = rescored(args.name) if args.rescore else run(args.preset, overrides)
+    partial = RESULTS / f"{args.name}.partial.jsonl"
+    rows = rescored(args.name) if args.rescore else run(args.preset, overrides, partial, args.llm_cache, args.split)
     result = {"preset": args.preset, "llm": args.llm, "overrides": overrides, "summary": summary(rows), "rows": rows}
     write_result(args.name, result)
     (RESULTS / f"{args.name}.md").write_text(markdown(result), encoding="utf-8")
+    partial.unlink(missing_ok=True)
     print(json.dumps(result["summary"], indent=1))
 
 

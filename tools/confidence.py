@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -278,3 +278,29 @@ def abstain_probability(first_tokens: Sequence[tuple[str, float]] | None, refusa
         if piece and target.startswith(piece) and math.isfinite(logprob):
             mass += math.exp(logprob)
     return round(min(1.0, mass), 4)
+
+
+def answer_span(reply: str) -> str:
+    """The part of a reply that carries the answer: its first line, cut at the end of the first sentence.
+
+    Seed 001 measures uncertainty "over the answer span, not the whole reply": a quoted draft's
+    answer is its first line (the QUOTE line after it is copied under a grammar, near-certain by
+    construction), a free draft's is its first sentence (later sentences elaborate).
+    """
+    first_line = reply.strip().split("\n", 1)[0]
+    match = re.search(r"[.!?](?:\s|$)", first_line)
+    return first_line[: match.end()].strip() if match else first_line
+
+
+def answer_span_confidence(
+    reply: str, tokens: Sequence[TopLogprobs] | None, count_tokens: Callable[[str], int], threshold: float = 0.5
+) -> GenerationConfidence:
+    """DRAGIN confidence over the reply's answer span only (`answer_span`).
+
+    The span's length in model tokens is estimated with `count_tokens` (the logprob rows carry no
+    token text), so the first n rows are the span's; never fewer than one row.
+    """
+    if not tokens:
+        return dragin_confidence(tokens, threshold=threshold)
+    n = max(1, min(len(tokens), count_tokens(answer_span(reply))))
+    return dragin_confidence(list(tokens)[:n], threshold=threshold)

@@ -17,7 +17,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from anchorgate.tools.answer_text import CITATION, cited_numbers, is_idk, strip_citations
-from anchorgate.tools.citations import attribute_claim, word_share
+from anchorgate.tools.claim_words import stems, term_share
 from anchorgate.tools.sentences import split_sentences
 
 LEXICAL_WEIGHT, SEMANTIC_WEIGHT = 0.6, 0.4
@@ -56,50 +56,73 @@ def support_report(
     embeddings: Embeddings | None,
     threshold: float = 0.5,
 ) -> tuple[float, list[ClaimSupport]]:
-    """(overlap, per-claim support). An "I don't know" or empty answer has overlap 0."""
+    """(overlap, per-claim support). An "I don't know" or empty answer has overlap 0.
+
+    A claim with markers is scored against the passages it cites (none valid: unsupported); a claim
+    without markers against its best passage (the lower number on ties). Words are matched as
+    stems, without filler (tools/claim_words.py).
+    """
     if is_idk(answer) or not context:
         return 0.0, []
-    by_number = {int(p["n"]): p for p in context}
     claims = answer_claims(answer)
-    cited_sets = [_cited_passages(text, numbers, by_number, context) for text, numbers in claims]
-    semantic = _semantic_scores([text for text, _ in claims], cited_sets, embeddings)
+    grid = _ClaimGrid([text for text, _ in claims], context, embeddings)
     results = []
-    for (text, _numbers), passages, sem in zip(claims, cited_sets, semantic, strict=True):
-        lexical, score = _combined_score(text, passages, sem)
-        cited = [int(p["n"]) for p in passages]
-        results.append(ClaimSupport(text, cited, round(lexical, 4), round(sem, 4), round(score, 4), score >= threshold))
+    for i, (text, numbers) in enumerate(claims):
+        lexical, semantic, score, cited = grid.best(i, numbers)
+        results.append(ClaimSupport(text, cited, round(lexical, 4), round(semantic, 4), round(score, 4),
+                                    score >= threshold))  # fmt: skip
     overlap = sum(c.supported for c in results) / len(results) if results else 0.0
     return round(overlap, 4), results
 
 
-def _cited_passages(
-    text: str, numbers: list[int], by_number: dict[int, dict[str, Any]], context: Sequence[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    valid = [by_number[n] for n in numbers if n in by_number]
-    if valid or numbers:
-        return valid  # a claim citing only non-existent passages is unsupported
-    guess = attribute_claim(text, context)
-    return [by_number[guess]] if guess is not None else []
+class _ClaimGrid:
+    """Lexical and semantic support of every claim against every passage, each text embedded once."""
+
+    def __init__(self, claims: list[str], context: Sequence[dict[str, Any]], embeddings: Embeddings | None) -> None:
+        self.context = list(context)
+        self.numbers = [int(p["n"]) for p in self.context]
+        self.terms = [stems(claim) for claim in claims]
+        self.passage_stems = [stems(f"{p['title']} {p['text']}") for p in self.context]
+        self.semantic = _semantic_grid(claims, self.context, embeddings)
+
+    def score(self, i: int, columns: list[int]) -> tuple[float, float, float]:
+        """(lexical, semantic, combined) of claim i against the passages in `columns` taken together."""
+        if not columns:
+            return 0.0, 0.0, 0.0
+        lexical = term_share(self.terms[i], set().union(*(self.passage_stems[j] for j in columns)))
+        semantic = max(float(self.semantic[i, j]) for j in columns)
+        return lexical, semantic, LEXICAL_WEIGHT * lexical + SEMANTIC_WEIGHT * semantic
+
+    def best(self, i: int, numbers: list[int]) -> tuple[float, float, float, list[int]]:
+        """Claim i's support: against its cited passages, or its best single passage when it cites none."""
+        if numbers:
+            columns = [j for j, n in enumerate(self.numbers) if n in numbers]
+            return (*self.score(i, columns), [self.numbers[j] for j in columns])
+        if not self.context:
+            return 0.0, 0.0, 0.0, []
+        j = max(range(len(self.context)), key=lambda col: (self.score(i, [col])[2], -self.numbers[col]))
+        return (*self.score(i, [j]), [self.numbers[j]])
+
+    def row(self, i: int) -> list[float]:
+        """Claim i's combined score against each single passage."""
+        return [self.score(i, [j])[2] for j in range(len(self.context))]
 
 
-def _semantic_scores(
-    claims: list[str], cited_sets: list[list[dict[str, Any]]], embeddings: Embeddings | None
-) -> list[float]:
-    """Best cosine between each claim and any sentence of its cited passages (0 without a model)."""
-    if embeddings is None or not claims:
-        return [0.0] * len(claims)
-    sentence_lists = [[s.text for p in ps for s in split_sentences(p["text"])] for ps in cited_sets]
+def _semantic_grid(claims: list[str], context: Sequence[dict[str, Any]], embeddings: Embeddings | None) -> np.ndarray:
+    """Best cosine between each claim and any sentence of each passage (zeros without a model)."""
+    grid = np.zeros((len(claims), len(context)), dtype="float32")
+    sentence_lists = [[s.text for s in split_sentences(p["text"])] for p in context]
     flat = [s for group in sentence_lists for s in group]
-    if not flat:
-        return [0.0] * len(claims)
+    if embeddings is None or not claims or not flat:
+        return grid
     vectors = np.asarray(embeddings.embed_documents([*claims, *flat]), dtype="float32")
-    claim_vecs, sentence_vecs = vectors[: len(claims)], vectors[len(claims) :]
-    scores, offset = [], 0
-    for i, group in enumerate(sentence_lists):
-        block = sentence_vecs[offset : offset + len(group)]
+    similarity = vectors[: len(claims)] @ vectors[len(claims) :].T
+    offset = 0
+    for j, group in enumerate(sentence_lists):
+        if group:
+            grid[:, j] = np.maximum(0.0, similarity[:, offset : offset + len(group)].max(axis=1))
         offset += len(group)
-        scores.append(float(max(0.0, (block @ claim_vecs[i]).max())) if len(group) else 0.0)
-    return scores
+    return grid
 
 
 def claims_as_dicts(claims: Sequence[ClaimSupport]) -> list[dict[str, Any]]:
@@ -137,61 +160,37 @@ def repair_citations(
     embeddings: Embeddings | None,
     threshold: float = 0.5,
 ) -> tuple[str, list[dict[str, Any]]]:
-    """The answer with misplaced markers moved to the passage that supports the claim, and the repairs.
+    """The answer with misplaced or missing markers set to the passage that supports the claim, and the repairs.
 
     A small model often puts a right fact under the wrong number ("The Exies [1]" where [1] is the
-    other band). A claim whose cited passages do not support it is re-cited to the single passage
-    that does (support score ≥ `threshold`; the best one, the lower number on ties). Claims without
-    markers are left to attribution, and a claim no passage supports keeps its markers, so the gate
-    still sees it unsupported. Only markers change; the words never do.
+    other band), or writes a right explanation with no marker at all. A claim whose cited passages
+    do not support it, or that cites none, is cited to the single passage that supports it (support
+    score ≥ `threshold`; the best one, the lower number on ties). A claim no passage supports keeps
+    its markers (or none), so the gate still sees it unsupported. Only markers change; the words never do.
     """
     if is_idk(answer) or not context:
         return answer, []
     pieces = [" ".join(piece) for piece in _claim_pieces(answer)]
-    _overlap, claims = support_report(answer, context, embeddings, threshold)  # one batched pass
+    claims = answer_claims(answer)
     if len(claims) != len(pieces):
         return answer, []  # claims and sentences do not line up: never guess
-    # Only a claim that cites a marker and is not supported by it is worth scoring against every passage.
-    todo = [i for i, (piece, claim) in enumerate(zip(pieces, claims, strict=True))
-            if not claim.supported and cited_numbers(piece)]  # fmt: skip
-    if not todo:
-        return answer, []
-    scores = _scores_per_passage([claims[i].text for i in todo], context, embeddings)
+    grid = _ClaimGrid([text for text, _ in claims], context, embeddings)
     repairs = []
-    for i, row in zip(todo, scores, strict=True):
-        best_score, best_n = max((score, -int(p["n"])) for score, p in zip(row, context, strict=True))
+    for i, (text, numbers) in enumerate(claims):
+        if numbers and grid.best(i, numbers)[2] >= threshold:
+            continue
+        best_score, best_n = max((score, -n) for score, n in zip(grid.row(i), grid.numbers, strict=True))
         if best_score >= threshold:
-            repairs.append({"claim": claims[i].text, "from": cited_numbers(pieces[i]), "to": -best_n,
-                            "score": round(best_score, 4)})  # fmt: skip
-            pieces[i] = _with_single_marker(pieces[i], -best_n)
+            repairs.append({"claim": text, "from": numbers, "to": -best_n, "score": round(best_score, 4)})
+            pieces[i] = _with_single_marker(pieces[i], -best_n) if numbers else _with_marker_added(pieces[i], -best_n)
     return (" ".join(pieces), repairs) if repairs else (answer, [])
 
 
-def _scores_per_passage(
-    claims: list[str], context: Sequence[dict[str, Any]], embeddings: Embeddings | None
-) -> list[list[float]]:
-    """Support score of each claim against each single passage; every text is embedded once."""
-    sentence_lists = [[s.text for s in split_sentences(p["text"])] for p in context]
-    semantic = np.zeros((len(claims), len(context)), dtype="float32")
-    flat = [s for group in sentence_lists for s in group]
-    if embeddings is not None and flat:
-        vectors = np.asarray(embeddings.embed_documents([*claims, *flat]), dtype="float32")
-        similarity = vectors[: len(claims)] @ vectors[len(claims) :].T
-        offset = 0
-        for j, group in enumerate(sentence_lists):
-            if group:
-                semantic[:, j] = np.maximum(0.0, similarity[:, offset : offset + len(group)].max(axis=1))
-            offset += len(group)
-    return [[_combined_score(claim, [p], float(semantic[i, j]))[1] for j, p in enumerate(context)]
-            for i, claim in enumerate(claims)]  # fmt: skip
-
-
-def _combined_score(claim: str, passages: list[dict[str, Any]], semantic: float) -> tuple[float, float]:
-    """(lexical share, support score) of a claim against passages; (0, 0) without passages."""
-    if not passages:
-        return 0.0, 0.0
-    lexical = word_share(claim, " ".join(f"{p['title']} {p['text']}" for p in passages))
-    return lexical, LEXICAL_WEIGHT * lexical + SEMANTIC_WEIGHT * semantic
+def _with_marker_added(text: str, number: int) -> str:
+    """`text` (a sentence without markers) with [number] before its closing punctuation."""
+    body = text.rstrip()
+    stop = len(body) - len(body.rstrip(".!?;:"))
+    return f"{body[: len(body) - stop]} [{number}]{body[len(body) - stop :]}"
 
 
 def _with_single_marker(text: str, number: int) -> str:

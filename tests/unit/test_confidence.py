@@ -9,6 +9,8 @@ import pytest
 
 from anchorgate.tools.confidence import (
     abstain_probability,
+    answer_span,
+    answer_span_confidence,
     cosine,
     distance_to_similarity,
     dragin_confidence,
@@ -180,3 +182,21 @@ def test_yes_no_verdict_falls_back_to_the_greedy_word_without_candidates() -> No
     assert parse_yes_no("No, it does not.", None, 0.3).confidence is None  # type: ignore[union-attr]
     assert parse_yes_no("Probably.", None, 0.3) is None
     assert parse_yes_no("Probably.", [("NO", math.log(0.6)), ("YES", math.log(0.3))], 0.3).label == "SUPPORTED"  # type: ignore[union-attr]
+
+
+def test_the_answer_span_is_the_first_line_cut_at_the_first_sentence() -> None:
+    assert answer_span("1889\nQUOTE [2]: The tower was finished in 1889.") == "1889"
+    assert answer_span("  The Exies [1]. They formed in 1997 [2].") == "The Exies [1]."
+    assert answer_span("Version 3.11 added it") == "Version 3.11 added it"  # "3.11" is no sentence end
+
+
+def test_answer_span_confidence_reads_only_the_span_rows() -> None:
+    certain, unsure = [0.0, -50.0, -50.0], [math.log(1 / 3)] * 3
+    reply = "Paris\nQUOTE [1]: Paris is the capital of France."
+    rows = [unsure, unsure] + [certain] * 12  # the answer's two tokens are uncertain, the copied quote is not
+    span = answer_span_confidence(reply, rows, lambda text: len(text.split()) + 1, threshold=0.5)  # "Paris": 2 rows
+    whole = dragin_confidence(rows, threshold=0.5)
+    assert span.confidence == pytest.approx(0.0, abs=1e-9) and span.uncertain
+    assert whole.confidence > 0.8 and not whole.uncertain
+    assert answer_span_confidence(reply, None, len).missing
+    assert answer_span_confidence(reply, rows, lambda text: 0).n_tokens == 1  # never fewer than one row
