@@ -23,7 +23,8 @@ TELEMETRY_KEYS = (
 )  # fmt: skip
 # gate signals kept per decision, so thresholds (refusal, retry strength) can be chosen from records
 GATE_SIGNALS = ("abstain_p", "top_relevance", "evidence_strong", "answer_type_present", "draft_status",
-                "quote_verified", "answer_grounding", "overlap", "coverage")  # fmt: skip
+                "quote_verified", "answer_grounding", "overlap", "coverage", "gen_confidence",
+                "answer_confidence")  # fmt: skip
 
 
 def _overlap(answer: dict[str, Any], abstained: bool, bundle: Bundle, config: Config) -> tuple[float, int, int]:
