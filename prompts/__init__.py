@@ -3,6 +3,11 @@
 Each template is a `<name>.txt` file beside this module with `{placeholders}`; evidence always
 sits inside delimiters (`<documents>…</documents>`). Configuration may override any template by
 name (`Config.prompt_overrides`), so Studio and tests can change wording without code changes.
+
+Answers in the question's language: the templates that write the answer a user reads
+(`ANSWER_TEMPLATES`) get the `language_instruction` line right after the question's line when the
+question is not in English (tools/language.py). An English question gets nothing added, so its
+prompts, and the replies the eval cache holds for them, are byte for byte what they were.
 """
 
 from __future__ import annotations
@@ -10,6 +15,11 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from string import Formatter
+
+from anchorgate.tools.language import question_language
+
+ANSWER_TEMPLATES = frozenset(("generate_user", "answer_quoted_user", "answer_retry_user", "reflect_user"))
+LANGUAGE_NAMES = {"id": "Indonesian", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 
 class UnknownPromptError(KeyError):
@@ -47,4 +57,29 @@ def render(name: str, overrides: dict[str, str] | None = None, **values: object)
     missing = placeholders(template) - values.keys()
     if missing:
         raise KeyError(f"prompt {name!r} needs values for {sorted(missing)}")
-    return template.format(**values)
+    text = template.format(**values)
+    if name in ANSWER_TEMPLATES and isinstance(values.get("question"), str):
+        text = with_language_line(text, str(values["question"]), overrides)
+    return text
+
+
+def language_line(question: str, overrides: dict[str, str] | None = None) -> str:
+    """The instruction to answer in the question's language; "" for English or an unrecognised language."""
+    language = question_language(question)
+    if language in ("en", "und"):
+        return ""
+    name = LANGUAGE_NAMES.get(language, "the same language as the question")
+    return get_prompt("language_instruction", overrides).format(language=name)
+
+
+def with_language_line(prompt: str, question: str, overrides: dict[str, str] | None = None) -> str:
+    """`prompt` with the language line after the line that holds the question (at the end if none does)."""
+    line = language_line(question, overrides)
+    if not line:
+        return prompt
+    lines = prompt.split("\n")
+    held = [i for i, text in enumerate(lines) if question.strip() and question.strip() in text]
+    at = held[-1] if held else None  # the last: a passage above may quote the question
+    if at is None or "\n" in question.strip():
+        return f"{prompt.rstrip()}\n{line}"
+    return "\n".join([*lines[: at + 1], line, *lines[at + 1 :]])

@@ -13,6 +13,8 @@ on every corpus.
 
 Tokenization: NFKC + casefold, Unicode word split (`\\w+`) plus operator tokens, stopwords removed
 (tools/stopwords.py), no stemming, so the same text always gives the same tokens on every machine.
+Chinese and Japanese text has no spaces: its runs are split into overlapping character bigrams
+(tools/cjk.py), the standard dependency-free tokenization for CJK BM25.
 Operators are terms in technical text — "difference between is and ==", "what does ** do" — so a
 run of two or three operator characters ("==", "**", ":=", "->", "//=") is a token, and so is a
 lone one that is not prose punctuation (= < > + * % | ^ ~ @; not - : / & !, which separate words).
@@ -46,6 +48,7 @@ from typing import Any, Literal
 import bm25s
 import numpy as np
 
+from anchorgate.tools.cjk import has_cjk, split_cjk
 from anchorgate.tools.stopwords import (
     ENGLISH_STOPWORDS,
     INDONESIAN_STOPWORDS,
@@ -70,13 +73,21 @@ def normalize_text(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """All Unicode word tokens of `text`, normalized, stopwords kept."""
-    return _WORD.findall(normalize_text(text))
+    """All Unicode word tokens of `text`, normalized, stopwords kept (CJK runs as bigrams)."""
+    normalized = normalize_text(text)
+    found = _WORD.findall(normalized)
+    return split_cjk(found) if has_cjk(normalized) else found
 
 
 def terms(text: str) -> list[str]:
-    """Word and operator tokens of `text`, normalized, stopwords kept ("a == b" → a, ==, b)."""
-    return _TERM.findall(normalize_text(text))
+    """Word and operator tokens of `text`, normalized, stopwords kept ("a == b" → a, ==, b).
+
+    Chinese/Japanese runs become character bigrams (tools/cjk.py: the standard dependency-free choice
+    for CJK BM25), so "北京是首都" matches a query about 首都; text without CJK is unchanged.
+    """
+    normalized = normalize_text(text)
+    found = _TERM.findall(normalized)
+    return split_cjk(found) if has_cjk(normalized) else found
 
 
 def tokenize(text: str, language: Language = "en") -> list[str]:

@@ -1,4 +1,4 @@
-"""Deterministic sentence splitter for English and Indonesian with character offsets.
+"""Deterministic sentence splitter for English, Indonesian and Chinese with character offsets.
 
 Context pruning and semantic highlights (seed 002, Provence) work on sentences, and a highlight
 must point back into the chunk, so every `Sentence` keeps `start`/`end` with
@@ -15,7 +15,8 @@ must point back into the chunk, so every `Sentence` keeps `start`/`end` with
    "No."/"hlm." before a number), single-letter initials ("J. K. Rowling") and dotted acronyms
    ("U.S.") that are not followed by a common sentence opener. A period without following
    whitespace ("3.14", "e.g.x", URLs) never ends a sentence; an ellipsis ends one only before an
-   upper-case letter.
+   upper-case letter. A Chinese/Japanese full stop, question or exclamation mark (。？！) ends a
+   sentence whatever follows: those scripts put no space after it.
 3. Segments without any letter or digit (underlines, lone bullets) are not sentences.
 
 Known limitation: a sentence ending in a single capital ("vitamin C. Then") is not split.
@@ -50,10 +51,12 @@ _AMBIGUOUS = frozenset((
 ))  # fmt: skip
 
 # A terminal run; PTB-tokenised text (ClapNQ) puts closers after a space: "here . ''", "Thou ? .".
-_TERMINAL = re.compile(r"(?:\.{3}|…|[.!?])+[\"'”’)\]]*(?:[ \t]+(?:''|[.!?)])(?![\w`]))*")
+_TERMINAL = re.compile(r"(?:\.{3}|…|[.!?。！？｡])+[\"'”’)\]」』）]*(?:[ \t]+(?:''|[.!?)])(?![\w`]))*")
+# Chinese and Japanese full stops end a sentence with no space after them ("北京是首都。上海…").
+_CJK_END = re.compile(r"[。！？｡]")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•‣◦▪●–+]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z]\)|[ivx]{1,4}[.)])[ \t]+")
 _DECORATION = re.compile(r"[ \t]*[-=*_~#^+.]{3,}[ \t]*")
-_SENTENCE_END = re.compile(r"(?:[.!?…:;]|\.{3})[\"'”’)\]]*\s*$")
+_SENTENCE_END = re.compile(r"(?:[.!?…:;。！？｡；：]|\.{3})[\"'”’)\]」』）]*\s*$")
 _ALNUM = re.compile(r"\w")
 
 
@@ -135,6 +138,8 @@ def _ends_sentence(text: str, term_start: int, cut: int, block_end: int, sent_st
     """Whether the terminal run text[term_start:cut] ends the current sentence."""
     if cut >= block_end:
         return False  # the block end closes the sentence anyway
+    if _CJK_END.search(text, term_start, cut):
+        return bool(text[cut:block_end].strip())
     if not text[cut].isspace():
         return False  # "3.14", "e.g.x", "example.com"
     rest = text[cut:block_end].lstrip()

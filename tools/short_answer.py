@@ -4,7 +4,7 @@ The cited answer stays unchanged for the user; this only picks the span that sco
 gold answers, so verbosity is not penalised. Rules, in order (first that applies wins):
 
 1. Citations stripped; an "I don't know"-style answer → "".
-2. Yes/no questions → "yes"/"no" when the answer opens with yes/no (ya/tidak/bukan).
+2. Yes/no questions → "yes"/"no" when the answer opens with yes/no (ya/tidak/bukan, 是/不是/没有).
 3. Numeric questions (`question_type` "numeric": how many/much, berapa, average, total, jumlah, percentage
    …): "average/mean/rata-rata" → the
    number right after an average marker, else after "~/≈/about/approximately/sekitar", else the
@@ -18,7 +18,7 @@ gold answers, so verbosity is not penalised. Rules, in order (first that applies
    kuartal", "per game") and component numbers are dropped. Years stay plain years.
 4. List questions → the items, comma-joined, when the answer enumerates them (bullets, or "A, B and C"
    after ":"/"are"/"include"/"adalah"/"yaitu"/"antara lain").
-5. Answers of ≤ 4 words are already short → unchanged.
+5. Answers of ≤ 4 words are already short → unchanged (Chinese: two characters count as a word).
 6. Comparison/choice questions → the option ("Sid Haig or Vic Darchinyan") the answer opens with.
 7. Factoids, only on a clear pattern in the first sentence: a date/year question and exactly one
    date or year; an answer opening with a name the question lacks, followed by question words
@@ -42,6 +42,7 @@ from functools import lru_cache
 
 from anchorgate.tools.anchors import CURRENCY, NUMBER, SCALE, STOP, UNIT, Anchor, extract_anchors, question_type
 from anchorgate.tools.answer_text import is_idk, normalize_words, strip_citations
+from anchorgate.tools.cjk import CJK_RUN
 from anchorgate.tools.sentences import split_sentences
 from anchorgate.tools.stopwords import ENGLISH_STOPWORDS, INDONESIAN_STOPWORDS
 
@@ -104,7 +105,13 @@ def _finish(text: str) -> str:
     text = text.strip()
     if text.endswith(".") and not re.search(r"(?:\b[A-Z]|\b(?:Jr|Sr|Inc|Ltd|Co|St))\.$", text):
         text = text[:-1]
-    return text.strip()
+    return text.rstrip("。｡").strip()
+
+
+def _word_count(text: str) -> int:
+    """Words of `text`; a run of Chinese characters counts one word per two characters (no spaces)."""
+    cjk = sum(len(run) for run in CJK_RUN.findall(text))
+    return len(CJK_RUN.sub(" ", text).split()) + (cjk + 1) // 2
 
 
 def _indonesian(question: str) -> bool:
@@ -199,6 +206,11 @@ def _numeric(question: str, text: str) -> str | None:
 
 
 def _yes_no(text: str) -> str | None:
+    opening = text.lstrip(" \"'“「")
+    if opening.startswith(("不是", "不对", "没有", "否", "不")):
+        return "no"
+    if opening.startswith(("是的", "是，", "是。", "对", "没错", "是")):
+        return "yes"
     first = normalize_words(text[:20])
     if first and first[0] in _YES:
         return "yes"
@@ -329,7 +341,7 @@ def short_answer_span(question: str, answer: str) -> str:
         if items:
             return items
     text = " ".join(text.split())  # from here on line breaks carry no meaning
-    if len(text.split()) <= SHORT_WORDS:
+    if _word_count(text) <= SHORT_WORDS:
         return _finish(text)
     sentences = split_sentences(text)
     if not sentences:

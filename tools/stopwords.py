@@ -10,6 +10,10 @@ Sources:
   Indonesia" (the list NLTK and Sastrawi also use). Words that are also content words in English
   ("agar", "pun", "data") are left out so that the mixed-language union stays safe.
 
+- Chinese: the question words and function characters of tools/cjk.py (`CHINESE_STOP`), as the
+  character bigrams and lone characters the CJK tokenizer makes of them. They are in every list:
+  no English or Indonesian token can equal a CJK string, so English tokenization is unchanged.
+
 Lists are frozensets so membership tests are O(1) and nobody can mutate them at run time.
 """
 
@@ -19,6 +23,8 @@ from typing import Literal
 
 from bm25s.stopwords import STOPWORDS_EN
 
+from anchorgate.tools.cjk import CHINESE_STOP
+
 Language = Literal["en", "id", "multi", "none"]
 
 _QUESTION_WORDS_EN = (
@@ -27,6 +33,7 @@ _QUESTION_WORDS_EN = (
 )
 
 ENGLISH_STOPWORDS: frozenset[str] = frozenset(STOPWORDS_EN) | frozenset(_QUESTION_WORDS_EN)
+CHINESE_STOPWORDS: frozenset[str] = CHINESE_STOP
 
 _INDONESIAN = """
 ada adalah akan aku anda antara apa apakah atau bagaimana bagi bahwa banyak beberapa begitu
@@ -38,16 +45,19 @@ selain semua seorang seperti serta setelah setiap siapa suatu sudah supaya telah
 tersebut tetapi tidak untuk yaitu yakni yang
 """
 INDONESIAN_STOPWORDS: frozenset[str] = frozenset(_INDONESIAN.split())
+_EN, _ID = ENGLISH_STOPWORDS | CHINESE_STOPWORDS, INDONESIAN_STOPWORDS | CHINESE_STOPWORDS
+_MULTI = ENGLISH_STOPWORDS | INDONESIAN_STOPWORDS | CHINESE_STOPWORDS
 
 
 def stopwords_for(language: Language) -> frozenset[str]:
-    """The stopword set for a resolved language ("multi" is the union, "none" is empty)."""
+    """The stopword set for a resolved language ("multi" is the union, "none" is empty); Chinese
+    question and function words are in every non-empty set (text of any language may quote Chinese)."""
     if language == "en":
-        return ENGLISH_STOPWORDS
+        return _EN
     if language == "id":
-        return INDONESIAN_STOPWORDS
+        return _ID
     if language == "multi":
-        return ENGLISH_STOPWORDS | INDONESIAN_STOPWORDS
+        return _MULTI
     if language == "none":
         return frozenset()
     raise ValueError(f"unknown stopword language {language!r}")

@@ -8,7 +8,8 @@ whole, contiguous tokens ("2017" is not in "20170"); multi-word anchors when all
 words occur in one text; acronyms written in capitals keep their case ("US" is not "us"). A
 lower-case phrase (an anchor found without capitals) is found in order, or by at least half of its
 content words including the last (its head: "philadelphia eagles" ~ "the Eagles"; a title needs no
-head), plurals folded, words written together or apart ("gall bladder" ~ "gallbladder").
+head), plurals folded, words written together or apart ("gall bladder" ~ "gallbladder"). An anchor
+written in Chinese characters is found as written, inside the text (whitespace and case ignored).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from anchorgate.tools.answer_text import normalize_words
+from anchorgate.tools.cjk import has_cjk
 
 from .model import STOP, Anchor
 from .words import FUNCTION
@@ -57,6 +59,11 @@ def _phrase_present(words: list[str], tokens: list[str], stems: frozenset[str], 
     return (title or hits[-1]) and 2 * sum(hits) >= len(content)
 
 
+def _compact(text: str) -> str:
+    """NFKC, casefolded, accents and whitespace removed: how a CJK anchor is looked up in a text."""
+    return "".join(_fold(unicodedata.normalize("NFKC", text)).casefold().split())
+
+
 class _Text:
     """One evidence text, tokenised once for every anchor checked against it."""
 
@@ -65,6 +72,14 @@ class _Text:
         self.tokens = normalize_words(text)
         self.token_set = frozenset(self.tokens)
         self._stems: frozenset[str] | None = None
+        self._compact: str | None = None
+
+    @property
+    def compact(self) -> str:
+        """The text compacted as `_compact` does (built on first use)."""
+        if self._compact is None:
+            self._compact = _compact(self.text)
+        return self._compact
 
     @property
     def stems(self) -> frozenset[str]:
@@ -80,6 +95,8 @@ def _present(form: str, kind: str, text: _Text) -> bool:
     words = normalize_words(form)
     if not words:
         return False
+    if has_cjk(form):  # no spaces to align words on: the anchor as written, inside the text
+        return _compact(form) in text.compact
     tokens = text.tokens
     if kind in ("entity", "title") and form == form.casefold():  # found without capitals: a phrase
         return _phrase_present(words, tokens, text.stems, kind == "title")

@@ -9,6 +9,7 @@ name, its longest content words as keywords. Overlapping spans resolve to the lo
 from __future__ import annotations
 
 from .capitalised import capitalised_candidates
+from .chinese import chinese_candidates, is_chinese
 from .lowercase import indonesian, lower_candidates, no_case_signal, promote_topic
 from .model import CONFIDENCE, STOP, TOKEN, Anchor, Candidate, strip_kah
 from .patterns import pattern_candidates
@@ -42,6 +43,8 @@ def _resolve(candidates: list[Candidate]) -> list[Candidate]:
 
 def extract_anchors(question: str, *, max_anchors: int = 30) -> list[Anchor]:
     """The question's anchors in question order (seed 000 §3 anchor coverage, DESIGN §2.1)."""
+    if is_chinese(question):  # no capitals, no spaces: the Chinese rules (tools/anchors/chinese.py)
+        return _unique(_resolve(pattern_candidates(question) + chinese_candidates(question)), max_anchors)
     letters = [t for t in TOKEN.findall(question) if t[:1].isalpha()]
     shouting = len(letters) >= 3 and sum(t.isupper() for t in letters) >= 0.8 * len(letters)
     candidates = pattern_candidates(question)
@@ -54,6 +57,12 @@ def extract_anchors(question: str, *, max_anchors: int = 30) -> list[Anchor]:
         resolved = promote_topic(resolved)
     if not any(c[2].kind in ("entity", "title", "acronym", "quoted") for c in resolved):
         resolved = _resolve(resolved + _keywords(question, LOWER_NOISE if lower else frozenset()))
+    return _unique(resolved, max_anchors)
+
+
+def _unique(resolved: list[Candidate], max_anchors: int) -> list[Anchor]:
+    """Anchors deduplicated case-insensitively (first kept); over `max_anchors`, the essential and
+    confident ones, back in question order."""
     seen: set[str] = set()
     unique: list[tuple[int, Anchor]] = []
     for position, (_, _, anchor) in enumerate(resolved):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from .chinese import chinese_question_type, is_chinese
+
 QuestionType = Literal["factoid", "list", "numeric", "comparison", "yes_no", "false_premise_suspect", "other"]
 
 _YES_NO = re.compile(
@@ -67,8 +69,11 @@ def question_type(question: str) -> QuestionType:
     means "what", as in "Apakah nama …") → yes_no; how many/much/old…, "berapa" → numeric; "than",
     "compared to", "lebih … dari", "mana yang", "which …, X or Y?" → comparison; list cues → list;
     average/total/percentage/population… → numeric; "why did", "how come", "why is it true that" →
-    false_premise_suspect (a weak presupposition cue, not a verdict); wh-words → factoid; else other."""
+    false_premise_suspect (a weak presupposition cue, not a verdict); wh-words → factoid; else other.
+    A Chinese question is typed by its particles and question words (tools/anchors/chinese.py)."""
     text = " ".join(question.split())
+    if is_chinese(text):
+        return chinese_question_type(text)  # type: ignore[return-value]
     sentences = [s for s in re.split(r"(?<=[.?!])\s+", text) if s.strip()]
     last = sentences[-1] if sentences else ""
     if _IMPOSSIBLE_DATE.search(text):
