@@ -2,11 +2,13 @@
 
 Dense mode is plain FAISS top-k (the baseline), one chunk per distinct text; hybrid mode fuses
 FAISS and BM25 and applies the relevance floor, so an irrelevant chunk never enters the pool
-however authoritative it looks.
+however authoritative it looks. `vector_store` picks the store (tools/vector_backend.py): the
+local FAISS + BM25 index, or PostgreSQL (pgvector + full-text search) with the same fusion and gate.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -15,9 +17,9 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import WorkerState
 from anchorgate.tools.evidence import to_evidence
-from anchorgate.tools.hybrid import HybridSearcher
 from anchorgate.tools.selection import unique_by_content
 from anchorgate.tools.services import aservices_for
+from anchorgate.tools.vector_backend import dense_hits, searcher_for
 
 
 async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -28,13 +30,13 @@ async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, An
     vector = await services.embeddings.aembed_query(state["dense_query"])
     if config.retrieval_mode == "dense":
         # Twice k fetched so that k remain once copies of one text in two documents are dropped.
-        rows = services.index.search(vector, 2 * config.retrieval_k)
-        found_dense = [(services.index.chunks[row], score) for row, score in rows]
+        found_dense = await asyncio.to_thread(dense_hits, config, services, vector, 2 * config.retrieval_k)
         unique, _ = unique_by_content(found_dense, lambda hit: hit[0].text)
         hits = [(chunk, score, score, None) for chunk, score in unique[: config.retrieval_k]]
     else:
-        searcher = HybridSearcher.for_index(services.index)
-        found = searcher.search(
+        searcher = await asyncio.to_thread(searcher_for, config, services)  # the first call builds or syncs it
+        found = await asyncio.to_thread(
+            searcher.search,
             state["query"],
             vector,
             pool_k=config.retrieval_pool_k,

@@ -244,10 +244,13 @@ def _cmd_resume(args: argparse.Namespace) -> int:
 def _cmd_index(args: argparse.Namespace) -> int:
     """Build or update (incrementally) the corpus's index; an invalid one is rebuilt, the summary says why."""
     from anchorgate.graph.config import Config, parse_assignments
+    from anchorgate.store_cli import index_into_store, wants_server_store
     from anchorgate.tools.index import build_summary
     from anchorgate.tools.services import load_index_for
 
     config = Config().replace(**{**parse_assignments(args.set), "corpus": args.path})
+    if wants_server_store(config):  # vector_store=postgresql://…: anchorgate/store_cli.py
+        return index_into_store(config)
     index, _, corpus = load_index_for(config, repair=True)
     manifest = index.manifest
     print(f"indexed {manifest['passages']} documents as {manifest['chunks']} chunks → {index.path}")

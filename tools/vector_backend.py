@@ -1,0 +1,132 @@
+"""Which store a run retrieves from: the in-process FAISS + BM25 index, or PostgreSQL (`vector_store`).
+
+`vector_store = "faiss"` (the default) searches the services bundle's local index, as before.
+`vector_store = "postgresql://…"` searches a collection of the PostgreSQL store (pgvector + full-text
+search, `tools/pg_search.py`) with the same fusion and gate. Its name is `vector_collection`, or
+by default one derived from the corpus identity and chunking (`anchorgate index` and a run over the
+same corpus pick the same one).
+
+A run that meets its collection for the first time in a process makes it match the bundle's
+index: `tools/pg_index.sync` with the index's own vectors (nothing is embedded; a collection
+`anchorgate index` already filled from the same corpus is left as it is, after one row is read).
+The bundle still loads its local index: the services code builds one for every run (selection and
+the bridge hop read its vectors and chunks), so today PostgreSQL serves the searches, not the memory.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Protocol
+
+from anchorgate.tools.chunking import ChunkingSettings
+from anchorgate.tools.corpus import LoadedCorpus, load_corpus
+from anchorgate.tools.documents import Chunk
+from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.hybrid import HybridSearcher, Searcher
+from anchorgate.tools.index_store import DenseIndex
+from anchorgate.tools.paths import cache_root
+from anchorgate.tools.pg_index import SyncResult, embedder, index_vectors, snapshot_of, snapshot_of_index, sync
+from anchorgate.tools.pg_search import PgSearcher
+from anchorgate.tools.pg_store import default_collection, is_server_store
+from anchorgate.tools.services import ResourceSettings, Services, choose_model
+
+FAISS = "faiss"
+_CACHE_SIZE = 8
+_SEARCHERS: OrderedDict[tuple[str, str, str, str], PgSearcher] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+class StoreSettings(Protocol):
+    """The configuration fields the store choice depends on (a `Config` satisfies it)."""
+
+    vector_store: str
+    vector_collection: str
+    chunk_tokens: int
+    chunk_overlap_tokens: int
+
+
+class IndexSettings(ResourceSettings, StoreSettings, Protocol):
+    """What `anchorgate index` into PostgreSQL reads (a `Config` satisfies it)."""
+
+
+def server_url(config: StoreSettings) -> str | None:
+    """The PostgreSQL URL of `vector_store`, None for the local FAISS store; anything else is a ConfigError."""
+    value = config.vector_store.strip()
+    if value in ("", FAISS):
+        return None
+    if not is_server_store(value):
+        raise ConfigError(
+            f"vector_store={value!r} is neither 'faiss' nor a PostgreSQL URL",
+            "use faiss, or postgresql://user:password@host:5432/database",
+        )
+    return value
+
+
+def dense_hits(
+    config: StoreSettings, services: Services, query_vector: Sequence[float], k: int
+) -> list[tuple[Chunk, float]]:
+    """The k nearest chunks (cosine), best first: the baseline's plain dense retrieval."""
+    url = server_url(config)
+    if url is None:  # no BM25 side is built for the baseline
+        return [(services.index.chunks[row], score) for row, score in services.index.search(query_vector, k)]
+    return _pg_searcher(url, config, services.index).dense(query_vector, k)
+
+
+def searcher_for(config: StoreSettings, services: Services) -> Searcher:
+    """The hybrid searcher of the configured store over the bundle's corpus."""
+    url = server_url(config)
+    if url is None:
+        return HybridSearcher.for_index(services.index)
+    return _pg_searcher(url, config, services.index)
+
+
+def collection_name(config: StoreSettings, identity: str) -> str:
+    """`vector_collection`, or the default name for a corpus identity and this chunking."""
+    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
+    return config.vector_collection.strip() or default_collection(identity, asdict(settings))
+
+
+def index_identity(index: DenseIndex) -> str:
+    """The corpus identity an index was built for: its source (`pydoc`, a path), else its content."""
+    return str(index.manifest.get("source") or f"content:{index.manifest['corpus_sha256']}")
+
+
+def index_corpus(config: IndexSettings, progress: bool = True) -> tuple[SyncResult, LoadedCorpus, str]:
+    """`anchorgate index` into PostgreSQL: chunk the corpus, embed only texts the collection lacks.
+
+    The embedding model is the one the local index of this corpus would get (`choose_model`: by
+    `embedding_model`, else by the corpus's languages), so runs that mirror a local index find the
+    same collection. Returns the sync result, the corpus and the model decision's summary line.
+    """
+    from anchorgate.tools.embeddings import MINILM, load_embeddings
+
+    url = server_url(config)
+    if url is None:
+        raise ConfigError("index_corpus needs vector_store to be a PostgreSQL URL")
+    corpus = load_corpus(config.corpus)
+    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
+    root = cache_root(config.cache_dir) / "indexes"
+    decision = choose_model(corpus.passages, config, root, settings, corpus.identity, building=True)
+    snapshot = snapshot_of(corpus.passages, decision.model.fingerprint, settings)
+    embeddings = load_embeddings(decision.model.name if decision.model.name != MINILM else "")
+    result = sync(url, collection_name(config, corpus.identity), snapshot, embedder(embeddings, progress))
+    return result, corpus, decision.summary()
+
+
+def _pg_searcher(url: str, config: StoreSettings, index: DenseIndex) -> PgSearcher:
+    """The cached searcher of the index's collection, synced with the index once per process and generation."""
+    name = collection_name(config, index_identity(index))
+    key = (url, name, str(index.path), str(index.manifest.get("corpus_sha256", "")))
+    with _LOCK:  # held while syncing: concurrent workers of one run wait for the first one's sync
+        searcher = _SEARCHERS.get(key)
+        if searcher is None:
+            sync(url, name, snapshot_of_index(index), index_vectors(index))
+            searcher = _SEARCHERS[key] = PgSearcher(url, name)
+        _SEARCHERS.move_to_end(key)
+        while len(_SEARCHERS) > _CACHE_SIZE:
+            _SEARCHERS.popitem(last=False)[1].close()
+        return searcher
+
