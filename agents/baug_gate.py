@@ -24,6 +24,7 @@ LOGGED_SIGNALS = (
     "gen_uncertain",
     "answer_confidence",
     "answer_uncertain",
+    "uncertainty_off",
     "abstain_p",
     "unsure",
     "judge_label",

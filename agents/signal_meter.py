@@ -143,6 +143,8 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "gen_uncertain": generation.uncertain,
         "answer_confidence": None if answer_conf.missing else round(answer_conf.confidence, 4),
         "answer_uncertain": answer_conf.uncertain and not answer_conf.missing,
+        # a model that reports no logprobs (some servers) turns the signal off, on the record
+        "uncertainty_off": "no logprobs from the model" if answer_conf.missing and draft and not idk else None,
         "abstain_p": state.get("draft_abstain_p"),
         "unsure": _unsure(bool(draft) and not idk, state.get("draft_abstain_p"), config),
         "judge_label": judge.get("label") if judge.get("draft_key") == draft_key(draft) else None,

@@ -23,6 +23,7 @@ RetrievalMode = Literal["dense", "hybrid"]
 FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
 AnswerStyle = Literal["free", "quoted", "auto"]
+UncertainAnswerPolicy = Literal["off", "retrieve", "abstain"]
 
 
 def _f(default: Any, description: str) -> Any:
@@ -126,7 +127,14 @@ class Config:
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
     dragin_threshold: float = _f(0.5, "Generation confidence (1 - normalised entropy) below = uncertain.")
     answer_uncertainty_threshold: float = _f(
-        0.5, "Confidence (1 - normalised entropy) over the draft's answer span below = an uncertain answer."
+        0.87,
+        "Confidence (1 - normalised entropy) over the draft's answer span below = an uncertain answer"
+        " (Youden threshold on the tuned halves, BENCHMARKS.md).",
+    )
+    uncertain_answer_policy: UncertainAnswerPolicy = _f(
+        "off",
+        "A supported answer whose answer span is uncertain: off = STOP as usual; retrieve = one more round"
+        " (RETRIEVE_UNCERTAIN_ANSWER) while rounds and budget remain; abstain = that, else ABSTAIN_UNCERTAIN_ANSWER.",
     )
     abstain_p_max: float = _f(
         1.0,

@@ -30,6 +30,10 @@ Reasons:
                              lower-case question) is in no passage after the one-shot retry.
   ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_MODEL_IDK,
   ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
+  RETRIEVE_UNCERTAIN_ANSWER  a supported answer whose answer span the reader wrote with high
+                             entropy (`answer_uncertainty_threshold`), while a round is left
+                             (`uncertain_answer_policy` retrieve/abstain).
+  ABSTAIN_UNCERTAIN_ANSWER   the same with no round left, under policy abstain.
   ABSTAIN_MODEL_UNSURE       the model answered, but its first-token probability of "I don't
                              know" was above `abstain_p_max` (a near-refusal; off by default).
 """
@@ -61,7 +65,7 @@ def decide(signals: Mapping[str, Any], config: Config) -> Decision:
     if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
         return "REFLECT", "REFLECT_FIXABLE_FLAW"
     if supported and anchors_ok:
-        return "STOP", "STOP_OVERLAP_OK"
+        return _uncertain_answer(signals, config) or ("STOP", "STOP_OVERLAP_OK")
     retry = _retrieval_retry(signals, config, judge)
     if retry is not None:
         return "RETRIEVE_MORE", retry
@@ -122,6 +126,21 @@ def _answer_retry(signals: Mapping[str, Any], config: Config) -> str | None:
     if signals["idk"] and signals["has_draft"] and signals.get("evidence_strong"):
         return "REFLECT_DECLINED_STRONG_EVIDENCE"
     return None
+
+
+def _uncertain_answer(signals: Mapping[str, Any], config: Config) -> Decision | None:
+    """A supported answer the reader was unsure of while writing its answer span (seed 001 DRAGIN).
+
+    Measured (BENCHMARKS.md, issue 13): answer-span confidence separates right from wrong answers
+    only weakly (held-out AUC 0.61), so abstaining on it costs about as many right answers as it
+    stops wrong ones; by default it only buys another round where one is left.
+    """
+    if config.uncertain_answer_policy == "off" or not signals.get("answer_uncertain"):
+        return None
+    rounds_left = signals["round"] < config.max_rounds and signals["tokens_left"] >= config.min_round_tokens
+    if rounds_left and not _stagnant(signals, config):
+        return "RETRIEVE_MORE", "RETRIEVE_UNCERTAIN_ANSWER"
+    return ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER") if config.uncertain_answer_policy == "abstain" else None
 
 
 def _retrieval_retry(signals: Mapping[str, Any], config: Config, judge: str | None) -> str | None:

@@ -109,6 +109,31 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         ("ABSTAIN", "ABSTAIN_MODEL_UNSURE"),
     ),
     ("baseline ignores near-refusal", BASELINE, sig(unsure=True), ("STOP", "STOP_SINGLE_PASS")),
+    ("A: uncertain answer still stops (policy off)", A, sig(answer_uncertain=True), ("STOP", "STOP_OVERLAP_OK")),
+    (
+        "B: uncertain supported answer spends round 2",
+        B,
+        sig(answer_uncertain=True),
+        ("RETRIEVE_MORE", "RETRIEVE_UNCERTAIN_ANSWER"),
+    ),
+    (
+        "B: uncertain answer after round 2 stops (policy retrieve)",
+        B,
+        sig(answer_uncertain=True, round=2, pass_no=2),
+        ("STOP", "STOP_OVERLAP_OK"),
+    ),
+    (
+        "policy abstain: uncertain answer with no round left",
+        B.replace(uncertain_answer_policy="abstain"),
+        sig(answer_uncertain=True, round=2, pass_no=2),
+        ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER"),
+    ),
+    (
+        "policy abstain: uncertain answer, no budget for a round",
+        B.replace(uncertain_answer_policy="abstain"),
+        sig(answer_uncertain=True, tokens_left=300),
+        ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER"),
+    ),
     (
         "never-judge: stagnant gray zone stops",
         A.replace(judge_policy="never"),
