@@ -34,6 +34,19 @@ def _limit(raw: str | None) -> int | None:
     return value
 
 
+def _concurrency(raw: str) -> int:
+    """`--concurrency` as a whole number >= 1 (exit 64 otherwise)."""
+    from anchorgate.eval.errors import EvalUsageError
+    from anchorgate.eval.slots import effective_concurrency
+
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise EvalUsageError(f"--concurrency expects a whole number of runs in flight, got {raw!r}") from exc
+    effective_concurrency(value, "")  # below 1: the usage error
+    return value
+
+
 def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     """Register `eval` on the `anchorgate` sub-command parser; returns its parser."""
     sub: argparse.ArgumentParser = subparsers.add_parser(
@@ -45,6 +58,8 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     sub.add_argument("--language", default=None, help="keep only questions in this language (en, id)")
     sub.add_argument("--presets", default="baseline,A", help="comma-separated: baseline, A, B, C, peer")
     sub.add_argument("--limit", default=None, metavar="N", help="first N questions (N >= 1)")
+    sub.add_argument("--concurrency", default="1", metavar="N",
+                     help="questions in flight at once, for a model server (openai:, ollama:); 1 for a local model")
     models = "local (1.5B), local-0.5b, gguf:/path, openai:<model>, ollama:<model>"
     sub.add_argument("--llm", default=None, metavar="SPEC", help=models)
     sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting (repeatable)")
@@ -70,6 +85,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 def run_eval_command(args: argparse.Namespace) -> int:
     """The `eval` handler: run, print a summary, return 0 (errors raise `AnchorgateError`s)."""
     args.limit = _limit(args.limit)  # a usage error before anything else is looked at
+    args.concurrency = _concurrency(args.concurrency)
     overrides = _overrides(args)
     llm_cache = "" if args.no_llm_cache else args.llm_cache
     if args.judge_check:
@@ -77,12 +93,25 @@ def run_eval_command(args: argparse.Namespace) -> int:
     from anchorgate.eval.runner import run_eval
 
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    _warn_if_reduced(args.concurrency, overrides)
     summary = run_eval(
         args.dataset, args.format, presets, args.limit, overrides, args.out, args.force, args.corpus,
-        progress=not args.no_progress, language=args.language, llm_cache=llm_cache,
+        progress=not args.no_progress, language=args.language, llm_cache=llm_cache, concurrency=args.concurrency,
     )  # fmt: skip
     print(_summary_lines(summary))
     return 0
+
+
+def _warn_if_reduced(concurrency: int, overrides: dict[str, Any]) -> None:
+    """Say before the run starts that a local model runs one question at a time."""
+    import sys
+
+    from anchorgate.eval.slots import effective_concurrency
+    from anchorgate.graph.config import Config
+
+    note = effective_concurrency(concurrency, str(overrides.get("llm") or Config().llm))[1]  # presets keep llm
+    if note:
+        print(f"warning: {note}", file=sys.stderr)
 
 
 def _summary_lines(summary: dict[str, Any]) -> str:

@@ -8,6 +8,11 @@ in dataset order and, for each question, every preset runs before the next quest
 run leaves all presets scored on the same prefix. A question whose run hit an LLM fault is
 recorded as such, never scored, and asked again by the next run of the same command.
 
+`concurrency` > 1 (for a model server; `eval.slots`) keeps that many runs in flight, started in
+the same order; each record is appended when its run ends, so `<preset>.jsonl` holds the same
+records as with 1, possibly in another order (the report and metrics read them by question id,
+in dataset order, and are the same). A killed run loses at most the runs in flight.
+
 Before any work the options and the dataset are checked, in that order: `--limit` below 1 is a
 usage error (64), a dataset that does not load is 65/66, an unknown preset 78, an output folder
 that cannot be made 73.
@@ -33,6 +38,7 @@ from anchorgate.eval.llm_cache import CacheRegistry, namespace_for
 from anchorgate.eval.peer import PEER, ask_peer
 from anchorgate.eval.records import build_record
 from anchorgate.eval.report import write_report
+from anchorgate.eval.slots import effective_concurrency, slot_bundle
 from anchorgate.eval.store import (
     SCHEMA_VERSION,
     append_record,
@@ -143,18 +149,22 @@ def run_eval(
     language: str | None = None,
     llm_cache: str | Path | None = None,
     services_factory: ServicesFactory | None = None,
+    concurrency: int = 1,
 ) -> dict[str, Any]:
     """Evaluate `presets` on a dataset into `out_dir`; returns a summary (counts, cache stats, files).
 
     `llm_cache`: the SQLite file of cached LLM replies (default `<cache_dir>/llm_cache.sqlite`;
     "" disables caching). `services_factory` builds the index/model bundle for a list of passages
-    (tests pass fakes; default: the real embeddings and chat model).
+    (tests pass fakes; default: the real embeddings and chat model). `concurrency`: runs in flight
+    (reduced to 1 for a local llama.cpp model; the summary's `concurrency_note` says so).
     """
     overrides = dict(overrides or {})
     check_limit(limit)
+    requested = concurrency
     dataset = load_eval_dataset(dataset_path, fmt, corpus_path=corpus_path, limit=limit, language=language)
     configs = preset_configs(presets, overrides)
     base = resolve_config("baseline", overrides)
+    concurrency, note = effective_concurrency(requested, base.llm)
     settings = run_settings(dataset, corpus_path, language, overrides, list(configs), limit, base.llm)
     out = Path(out_dir)
     settings = prepare_out_dir(out, settings, force=force)
@@ -164,14 +174,14 @@ def run_eval(
     )
     try:
         with tempfile.TemporaryDirectory(prefix="anchorgate-eval-") as checkpoints:
-            plan = _Plan(dataset, configs, provider, out, f"{checkpoints}/c.sqlite", caches)
+            plan = _Plan(dataset, configs, provider, out, f"{checkpoints}/c.sqlite", caches, concurrency)
             added = asyncio.run(_answer_all(plan, progress))
     finally:
         stats = caches.stats()
         caches.close()
     paths = write_report(out, settings, [item.id for item in dataset.items])
     return {"out_dir": str(out), "questions": len(dataset.items), "presets": list(configs), "new_records": added,
-            "llm_cache": stats, "files": paths}  # fmt: skip
+            "llm_cache": stats, "files": paths, "concurrency": concurrency, "concurrency_note": note}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -184,6 +194,7 @@ class _Plan:
     out: Path
     checkpoint_db: str
     caches: CacheRegistry
+    concurrency: int = 1
 
 
 async def _answer_all(plan: _Plan, progress: bool) -> dict[str, int]:
@@ -197,20 +208,46 @@ async def _answer_all(plan: _Plan, progress: bool) -> dict[str, int]:
     }
     todo = [(item, preset) for item in plan.dataset.items for preset in plan.configs if item.id not in done[preset]]
     added = dict.fromkeys(plan.configs, 0)
+    slots: asyncio.Queue[int] = asyncio.Queue()
+    for slot in range(plan.concurrency):
+        slots.put_nowait(slot)
     label = f"eval {plan.dataset.name}"
     with tqdm(total=len(todo), desc=label, unit="q", disable=not progress, dynamic_ncols=True) as bar:
-        for item, preset in todo:
-            bar.set_postfix_str(preset)
-            config = plan.configs[preset]
-            bundle = plan.provider.bundle(item, config)
-            hits = plan.caches.stats()["hits"]
-            answer = await _ask(item, preset, config, bundle, plan.checkpoint_db)
-            record = build_record(item, preset, answer, bundle, config)
-            record["llm_cache_hits"] = plan.caches.stats()["hits"] - hits
-            append_record(results_path(plan.out, preset), record)
-            added[preset] += 1
-            bar.update(1)
+
+        async def answer(item: QAItem, preset: str) -> None:
+            slot = await slots.get()  # waiters are served in order: runs start in dataset order
+            try:
+                bar.set_postfix_str(preset)
+                record = await _record(plan, item, preset, slot)
+                append_record(results_path(plan.out, preset), record)
+                added[preset] += 1
+                bar.update(1)
+            finally:
+                slots.put_nowait(slot)
+
+        try:
+            async with asyncio.TaskGroup() as group:  # the first error cancels the runs still in flight
+                for item, preset in todo:
+                    group.create_task(answer(item, preset))
+        except BaseExceptionGroup as errors:  # the error itself, as without concurrency (the CLI prints it)
+            raise _first_error(errors) from None
     return added
+
+
+def _first_error(errors: BaseExceptionGroup) -> BaseException:
+    first = errors.exceptions[0]
+    return _first_error(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+async def _record(plan: _Plan, item: QAItem, preset: str, slot: int) -> dict[str, Any]:
+    """Ask and score one (question, preset) on the slot's own copy of the question's bundle."""
+    config = plan.configs[preset]
+    bundle, cache_view = slot_bundle(plan.provider.bundle(item, config), slot)
+    answer = await _ask(item, preset, config, bundle, plan.checkpoint_db)
+    # scoring embeds the answer's claims: off the event loop, so other runs' model calls go on meanwhile
+    record = await asyncio.to_thread(build_record, item, preset, answer, bundle, config)
+    record["llm_cache_hits"] = cache_view.hits if cache_view is not None else 0
+    return record
 
 
 async def _ask(item: QAItem, preset: str, config: Config, bundle: Bundle, checkpoint_db: str) -> dict[str, Any]:
