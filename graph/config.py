@@ -162,7 +162,9 @@ class Config:
     logprobs_top_k: int = _f(5, "Top-k logprobs requested per token for the uncertainty signal.")
     max_question_chars: int = _f(2000, "Longest question accepted.")
     llm_timeout_s: float = _f(
-        300.0, "Seconds one LLM call (one attempt) may take before it counts as failed (ABSTAIN_LLM_TIMEOUT)."
+        300.0,
+        "Seconds one call (one attempt) to a model server may take before it counts as failed"
+        " (ABSTAIN_LLM_TIMEOUT). A local llama.cpp model has no timeout: on a busy machine it is slow, not failed.",
     )
     llm_max_retries: int = _f(
         DEFAULT_RETRIES,

@@ -44,6 +44,9 @@ class LlamaCppChat(BaseChatModel):
     top_logprobs: int = 5
 
     supports_grammar: ClassVar[bool] = True  # `grammar=` (GBNF) holds replies to a shape
+    # Runs in this process: a wall-clock timeout would only measure the machine's load (and could not
+    # stop the llama.cpp call, which keeps the model busy), so `llm_timeout_s` does not apply.
+    runs_in_process: ClassVar[bool] = True
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     _llama: Any = PrivateAttr(default=None)

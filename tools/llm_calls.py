@@ -91,6 +91,8 @@ async def counted_call(
     `supports_grammar`; others get the prompt's instructions.
     """
     estimate = estimate_prompt_tokens(model, messages)
+    if getattr(model, "runs_in_process", False):
+        timeout_s = None  # a local model is slow on a busy machine, not failed (tools/llama_chat.py)
     cap = min(max_tokens, tokens_left - estimate)
     if cap < min(MIN_COMPLETION_TOKENS, max_tokens) or cap <= 0:
         skipped = {"stage": stage, "prompt": 0, "completion": 0, "skipped": "BUDGET", "estimate": estimate}
