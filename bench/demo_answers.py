@@ -105,13 +105,15 @@ def run(
 
 
 def _resumed(partial: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows of an interrupted run with the same settings (none when the settings differ)."""
+    """Rows of an interrupted run with the same settings (none when the settings differ); a question that
+    ended on an LLM fault is asked again, as `anchorgate eval` does."""
     if not partial.exists():
         return []
     lines = partial.read_text(encoding="utf-8").splitlines()
     if not lines or json.loads(lines[0]) != settings:
         return []
-    return [json.loads(line) for line in lines[1:] if line.strip()]
+    rows = [json.loads(line) for line in lines[1:] if line.strip()]
+    return [r for r in rows if not r["reason"].startswith("ABSTAIN_LLM_")]
 
 
 def _row(question: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[str, Any]:

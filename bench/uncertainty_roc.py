@@ -4,7 +4,9 @@
 
 Each RUN_DIR is an `anchorgate eval` output folder; its first TUNE_N questions are the tuning part,
 the rest are held out (TUNE_N 0: all held out). Over the questions the preset *answered*, a right
-answer is an answerable question scored `correct`; an answer to an unanswerable question is wrong.
+answer is one to an answerable question that is `correct` (alias match or containment), has F1 ≥
+0.5, or whose words are mostly (≥ 0.6) the gold's: ClapNQ's golds are long sentences that a right
+short answer can neither match nor score F1 0.5 against. An answer to an unanswerable question is wrong.
 For each signal (DRAGIN confidence over the answer span, `answer_confidence`, and over the whole
 reply, `gen_confidence`, both read at the last gate decision) it reports the ROC AUC of right vs
 wrong on each part, and the threshold that maximises Youden's J (TPR − FPR for "right above the
@@ -24,6 +26,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_result  # noqa: E402
 
+from anchorgate.eval.metrics import answer_tokens  # noqa: E402
+from anchorgate.tools.answer_text import strip_citations  # noqa: E402
+
 SIGNALS = ("answer_confidence", "gen_confidence")
 
 
@@ -37,10 +42,20 @@ def answered_rows(run_dir: Path, preset: str, tune_n: int) -> list[dict[str, Any
         gate = (record.get("telemetry") or {}).get("gate") or [{}]
         rows.append({
             "set": run_dir.name, "id": record["id"], "part": "tune" if i < tune_n else "heldout",
-            "right": bool(record.get("answerable")) and bool(record.get("correct")),
+            "right": bool(record.get("answerable")) and is_right(record),
             **{s: gate[-1].get(s) for s in SIGNALS},
         })  # fmt: skip
     return rows
+
+
+def is_right(record: dict[str, Any]) -> bool:
+    """`correct`, F1 ≥ 0.5, or at least 0.6 of the answer's tokens in one gold answer."""
+    if record.get("correct") or (record.get("f1") or 0.0) >= 0.5:
+        return True
+    answer = answer_tokens(strip_citations(record.get("short_answer") or record.get("prediction") or ""))
+    if not answer:
+        return False
+    return any(sum(t in set(answer_tokens(gold)) for t in answer) / len(answer) >= 0.6 for gold in record["gold"])
 
 
 def auc(right: list[float], wrong: list[float]) -> float | None:
