@@ -55,7 +55,7 @@ def decide_model(requested: str, languages: LanguageReport) -> ModelDecision:
     why = f"auto: {languages.dominant()}" + (" and other languages" if len(languages.recognised()) > 1 else "")
     if languages.unknown_scripts:
         scripts = ", ".join(languages.unknown_scripts)
-        why += f"; {scripts}: no embedding model knows this script, keyword search still works"
+        why += f"; dense retrieval cannot place {scripts} text (no model was trained on it), keyword search still can"
     return ModelDecision(embedding_choice(E5), languages, AUTO, why)
 
 

@@ -22,7 +22,7 @@ from anchorgate.tools.chunking import ChunkingSettings
 from anchorgate.tools.corpus import LoadedCorpus, load_corpus
 from anchorgate.tools.documents import Passage
 from anchorgate.tools.embeddings import MINILM, embedding_choice, embedding_id, load_embeddings
-from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.errors import ConfigError, ModelUnavailableError
 from anchorgate.tools.index import DenseIndex, build_or_load, expected_for, has_published
 from anchorgate.tools.language import detect_languages, sample_texts
 from anchorgate.tools.llm import load_chat_model, model_file_for
@@ -204,8 +204,12 @@ def choose_model(
     if building or not source:
         return decision
     indexed = {}
-    for name in {decision.model.name, *KNOWN_MODELS}:
-        if has_published(root, expected_for(embedding_choice(name).fingerprint, settings), source):
+    for name in sorted({decision.model.name, *KNOWN_MODELS}):
+        try:
+            fingerprint = embedding_choice(name).fingerprint
+        except ModelUnavailableError:  # a model that is not installed has built no index here
+            continue
+        if has_published(root, expected_for(fingerprint, settings), source):
             indexed[name] = source
     return follow_existing(decision, indexed, source)
 
