@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from anchorgate.graph.builder import build_graph
-from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
-from anchorgate.threads import run_config, stream_events
+from anchorgate.threads import run_config, stream_events, warn_not_checkpointed, writer
+from anchorgate.tools.errors import CheckpointCorruptError
 from anchorgate.tools.questions import validate_question
 from anchorgate.tools.services import services_for
 
@@ -20,6 +20,11 @@ from anchorgate.tools.services import services_for
 def resolve_config(preset: str = "A", overrides: dict[str, Any] | None = None) -> Config:
     """The run's Config: the preset, then per-run overrides."""
     return load_preset(preset, overrides)
+
+
+def new_thread_id() -> str:
+    """A fresh thread id for a question asked without one."""
+    return f"q-{uuid.uuid4().hex[:16]}"
 
 
 async def aask(
@@ -30,20 +35,41 @@ async def aask(
     config: Config | None = None,
     thread_id: str | None = None,
 ) -> dict[str, Any]:
-    """Answer one question; the run's state is checkpointed under `thread_id` (new one if None)."""
+    """Answer one question; the run's state is checkpointed under `thread_id` (new one if None).
+
+    A damaged SQLite store is `CheckpointCorruptError` when `thread_id` is given (that thread's
+    history is in the damaged file). Without one the question is answered anyway, without
+    checkpoints, with a `CheckpointStoreWarning` and `checkpointed: false` in the result. Why not
+    a fresh file beside the damaged one: moving or adding files in the user's store is left to
+    the command the warning names (`anchorgate reset-checkpoints`), and the damaged file stays
+    exactly as it was for salvage.
+    """
     started = time.perf_counter()
     config = config or resolve_config(preset, overrides)
     question = validate_question(question, config.max_question_chars)
     await asyncio.to_thread(services_for, config)  # load index/models off the event loop
-    thread_id = thread_id or f"q-{uuid.uuid4().hex[:16]}"
-    async with open_checkpointer(config) as saver:
+    checkpointed = True
+    try:
+        result = await _invoke(question, config, thread_id or new_thread_id(), memory=False)
+    except CheckpointCorruptError as exc:
+        if thread_id is not None:
+            raise
+        warn_not_checkpointed(exc)
+        checkpointed = False
+        result = await _invoke(question, config, new_thread_id(), memory=True)
+    return {**result, "checkpointed": checkpointed, "latency_s": round(time.perf_counter() - started, 3)}
+
+
+async def _invoke(question: str, config: Config, thread_id: str, *, memory: bool) -> dict[str, Any]:
+    """One run of the graph on `thread_id`, under the thread's lock (see `anchorgate.threads.writer`)."""
+    async with writer(config, thread_id, memory=memory) as saver:
         graph = build_graph(checkpointer=saver)
         # "sync": each step's checkpoint is on disk before the next starts, so a killed process
         # resumes from the last finished node (see `anchorgate.threads.resume`).
         result = await graph.ainvoke(
             {"question": question}, run_config(config, thread_id), context=config, durability="sync"
         )
-    return {**result, "thread_id": thread_id, "latency_s": round(time.perf_counter() - started, 3)}
+    return {**result, "thread_id": thread_id}
 
 
 def ask(question: str, **kwargs: Any) -> dict[str, Any]:
@@ -59,9 +85,22 @@ async def astream(
     config: Config | None = None,
     thread_id: str | None = None,
 ) -> AsyncIterator[dict[str, Any]]:
-    """Progress events of one question: each node as it finishes, gate decisions, the final answer."""
+    """Progress events of one question: each node as it finishes, gate decisions, the final answer.
+
+    A damaged store is handled as in `aask`, as long as no event was sent yet (events already
+    sent cannot be taken back, so a store found damaged later in the run is an error).
+    """
     config = config or resolve_config(preset, overrides)
     question = validate_question(question, config.max_question_chars)
     await asyncio.to_thread(services_for, config)
-    async for event in stream_events(question, config, thread_id or f"q-{uuid.uuid4().hex[:16]}"):
-        yield event
+    sent = False
+    try:
+        async for event in stream_events(question, config, thread_id or new_thread_id()):
+            sent = True
+            yield event
+    except CheckpointCorruptError as exc:
+        if thread_id is not None or sent:
+            raise
+        warn_not_checkpointed(exc)
+        async for event in stream_events(question, config, new_thread_id(), memory=True):
+            yield event

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from anchorgate.checkpoints_cli import add_reset_command, store_warnings_on_stderr
 from anchorgate.eval.cli import add_eval_command
 from anchorgate.studio_cli import add_studio_command
 from anchorgate.tools.errors import EX_SOFTWARE, AnchorgateError
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=_cmd_resume)
 
+    add_reset_command(commands)
     add_eval_command(commands)
     add_studio_command(commands)
     return parser
@@ -294,7 +296,8 @@ def run(argv: Sequence[str] | None, handler_hook: Callable[[argparse.Namespace],
     """Parse, dispatch, and turn every error into a message and an exit code."""
     args = build_parser().parse_args(argv)
     try:
-        return (handler_hook or args.handler)(args)
+        with store_warnings_on_stderr():  # e.g. a question answered without a damaged checkpoint store
+            return (handler_hook or args.handler)(args)
     except AnchorgateError as exc:
         print(f"error: {exc.one_line()}", file=sys.stderr)
         return exc.exit_code

@@ -3,21 +3,60 @@
 Every run keeps its full `Config` in its state (`settings`, written by the intake node), so a
 thread can be resumed or forked later with exactly the settings it ran with, plus overrides.
 (LangGraph does not persist run-config metadata in checkpoints, so the state is the safe place.)
+
+Every run that writes a thread holds the thread's lock (`anchorgate.graph.thread_lock`): a second
+run on a busy thread is refused, never interleaved into the same history.
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
 
 from anchorgate.graph.builder import build_graph
 from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
-from anchorgate.tools.errors import ThreadNotFoundError
+from anchorgate.graph.thread_lock import thread_lock
+from anchorgate.tools.errors import CheckpointCorruptError, ThreadNotFoundError
 from anchorgate.tools.usage import totals
 
 OUTCOME_KEYS = ("answer", "decision", "reason", "rounds", "tokens")
+
+
+class CheckpointStoreWarning(UserWarning):
+    """A question was answered without checkpoints because the store is damaged (the CLI prints `warning:`)."""
+
+
+def warn_not_checkpointed(exc: CheckpointCorruptError) -> None:
+    """Tell the caller that this answer is not saved, why, and how to get a working store back."""
+    warnings.warn(
+        CheckpointStoreWarning(
+            f"{exc.message}; answering without checkpoints (this run cannot be resumed or listed): {exc.hint}"
+        ),
+        stacklevel=3,
+    )
+
+
+@asynccontextmanager
+async def writer(config: Config, thread_id: str, *, memory: bool = False) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+    """The checkpointer of a run that writes `thread_id`, opened under the thread's lock.
+
+    The lock is taken before the store is opened, so a busy thread is refused without touching
+    the store. `memory=True` is the fallback for a question asked without a thread when the store
+    is damaged: an in-process saver, no file, no lock (the thread id is fresh and nobody else's).
+    """
+    if memory:
+        yield InMemorySaver()
+        return
+    with thread_lock(config, thread_id):
+        async with open_checkpointer(config) as saver:
+            yield saver
 
 
 def run_config(config: Config, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
@@ -50,9 +89,11 @@ def progress_event(node: str, update: Any) -> dict[str, Any]:
     return event
 
 
-async def stream_events(question: str, config: Config, thread_id: str) -> AsyncIterator[dict[str, Any]]:
+async def stream_events(
+    question: str, config: Config, thread_id: str, *, memory: bool = False
+) -> AsyncIterator[dict[str, Any]]:
     """Progress events of one run: node finished, gate decision with reason, final answer."""
-    async with open_checkpointer(config) as saver:
+    async with writer(config, thread_id, memory=memory) as saver:
         graph = build_graph(checkpointer=saver)
         stream = graph.astream(
             {"question": question},
@@ -78,6 +119,8 @@ async def thread_history(config: Config, thread_id: str) -> list[dict[str, Any]]
                     "checkpoint_id": snapshot.config["configurable"]["checkpoint_id"],
                     "step": (snapshot.metadata or {}).get("step"),
                     "next": list(snapshot.next),
+                    # which of the step's tasks finished (their writes saved) before the next checkpoint
+                    "tasks": [{"id": t.id, "name": t.name, "done": t.result is not None} for t in snapshot.tasks],
                     "round": values.get("round"),
                     "decision": (values.get("gate_decision") or {}).get("action") or values.get("decision") or "",
                     "reason": (values.get("gate_decision") or {}).get("reason", ""),
@@ -90,13 +133,11 @@ async def thread_history(config: Config, thread_id: str) -> list[dict[str, Any]]
     return rows
 
 
-async def _saved_config(
-    graph: Any, thread_id: str, checkpoint_id: str | None, base: Config
-) -> tuple[Config, Any]:
+async def _saved_config(graph: Any, thread_id: str, checkpoint_id: str | None, base: Config) -> tuple[Config, Any]:
     """The settings the thread ran with at that checkpoint (`base` if it stopped before intake)."""
     configurable = {"thread_id": thread_id, **({"checkpoint_id": checkpoint_id} if checkpoint_id else {})}
     snapshot = await graph.aget_state({"configurable": configurable})
-    if not snapshot.values and not snapshot.next:
+    if snapshot.metadata is None:  # no such checkpoint
         where = f"checkpoint {checkpoint_id!r} of thread {thread_id!r}" if checkpoint_id else f"thread {thread_id!r}"
         raise ThreadNotFoundError(f"{where} does not exist", "see `anchorgate history THREAD` for valid ids")
     saved = dict(snapshot.values.get("settings") or {})
@@ -111,7 +152,7 @@ async def replay(base: Config, thread_id: str, checkpoint_id: str, overrides: di
     The result also holds `before`: the outcome the thread had before the fork (its latest
     state), so a caller sees how the change of settings changed the answer.
     """
-    async with open_checkpointer(base) as saver:
+    async with writer(base, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
         saved, _ = await _saved_config(graph, thread_id, checkpoint_id, base)
         latest = (await graph.aget_state({"configurable": {"thread_id": thread_id}})).values
@@ -126,23 +167,35 @@ async def replay(base: Config, thread_id: str, checkpoint_id: str, overrides: di
 async def resume(base: Config, thread_id: str) -> dict[str, Any]:
     """Continue an interrupted run from its last checkpoint (completed nodes are not re-run).
 
-    The result carries `resumed_at` (the nodes that were pending) and `nodes_run` (every node
-    executed by this call, in order), so a caller can see that finished work was kept.
+    The result carries `resumed_at` (every task of the interrupted step, as `history` lists it),
+    `kept` (those of them that had finished and saved their writes: not run again), `nodes_run`
+    (every node executed by this call, in order) and `tasks_run` (their task ids).
     """
-    async with open_checkpointer(base) as saver:
+    async with writer(base, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
         config, snapshot = await _saved_config(graph, thread_id, None, base)
-        if not snapshot.next:
-            return {**snapshot.values, "thread_id": thread_id, "resumed": False, "resumed_at": [], "nodes_run": []}
-        nodes_run: list[str] = []
+        # Not `snapshot.next`: this live view leaves out the tasks whose writes are saved, so a
+        # process killed after every task of a step finished but before the step's checkpoint
+        # showed an empty `next` and was taken for finished. A finished thread has no task left.
+        if not snapshot.tasks:
+            return {**snapshot.values, "thread_id": thread_id, "resumed": False, "resumed_at": [], "kept": [],
+                    "nodes_run": [], "tasks_run": []}  # fmt: skip
+        tasks_run: list[dict[str, str]] = []
         result: dict[str, Any] = {}
         stream = graph.astream(
-            None, run_config(config, thread_id), context=config, stream_mode=["updates", "values"], durability="sync"
+            None, run_config(config, thread_id), context=config, stream_mode=["tasks", "values"], durability="sync"
         )
         async for mode, chunk in stream:
-            if mode == "updates":
-                nodes_run.extend(chunk)
-            else:
+            if mode == "values":
                 result = chunk
-    resumed_at = list(snapshot.next)
-    return {**result, "thread_id": thread_id, "resumed": True, "resumed_at": resumed_at, "nodes_run": nodes_run}
+            elif "result" in chunk or "error" in chunk:  # a task that ran (not its start, not kept writes)
+                tasks_run.append({"id": chunk["id"], "name": chunk["name"]})
+    return {
+        **result,
+        "thread_id": thread_id,
+        "resumed": True,
+        "resumed_at": [task.name for task in snapshot.tasks],
+        "kept": [task.name for task in snapshot.tasks if task.result is not None],
+        "nodes_run": [task["name"] for task in tasks_run],
+        "tasks_run": tasks_run,
+    }

@@ -2,11 +2,15 @@
 
 `checkpoint_db` = "" (the cache folder's `checkpoints.sqlite`) or a file path selects SQLite; a
 `postgresql://` or `postgres://` URL selects `langgraph-checkpoint-postgres` (the `postgres` extra).
+A damaged SQLite file is reported as `CheckpointCorruptError` naming it and the remedy (see
+`anchorgate.graph.checkpoint_health`), whether SQLite notices when the store is opened or later,
+when a run reads a damaged page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -19,11 +23,13 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from anchorgate.graph.config import Config
-from anchorgate.tools.errors import CheckpointStoreError, ConfigError
+from anchorgate.tools.errors import CheckpointCorruptError, CheckpointStoreError, ConfigError
 from anchorgate.tools.paths import cache_root
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_BUSY_TIMEOUT_S = 120.0
+SQLITE_CORRUPT = 11
+SQLITE_NOTADB = 26
 
 
 def is_postgres_url(value: str) -> bool:
@@ -40,6 +46,33 @@ def checkpoint_path(config: Config) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         return path
     return cache_root(config.cache_dir) / "checkpoints.sqlite"
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """True for SQLite's "malformed" and "not a database" errors (not for busy, locked or I/O errors)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:  # extended result codes keep the primary code in their low byte
+        return code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
+    return str(exc) in ("database disk image is malformed", "file is not a database")
+
+
+def reset_command(path: Path) -> str:
+    """The command that moves this store aside: `--set checkpoint_db` only when it is not the default one."""
+    default = checkpoint_path(Config())
+    where = "" if path.resolve() == default.resolve() else f" --set checkpoint_db={path}"
+    return f"anchorgate reset-checkpoints{where}"
+
+
+def corrupt_store_error(path: Path, exc: BaseException) -> CheckpointCorruptError:
+    """The one-line error for a damaged store: which file, what SQLite said, and the remedy."""
+    return CheckpointCorruptError(
+        f"checkpoint store {path} is damaged ({exc})",
+        f"`{reset_command(path)}` moves it aside to {path.name}.corrupt-<time> and starts a fresh store;"
+        " nothing is deleted",
+        path=str(path),
+    )
 
 
 def server_of(url: str) -> str:
@@ -59,8 +92,14 @@ async def open_checkpointer(config: Config) -> AsyncIterator[BaseCheckpointSaver
         async with _postgres_saver(config.checkpoint_db.strip()) as saver:
             yield saver
         return
-    async with _shared_sqlite_saver(checkpoint_path(config)) as saver:
-        yield saver
+    path = checkpoint_path(config)
+    async with _shared_sqlite_saver(path) as saver:
+        try:
+            yield saver
+        except sqlite3.DatabaseError as exc:  # a damaged page read during the run
+            if is_corruption(exc):
+                raise corrupt_store_error(path, exc) from exc
+            raise
 
 
 @dataclass
@@ -104,13 +143,16 @@ async def _shared_sqlite_saver(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
 
 async def _open_saver(path: Path, ready: asyncio.Future[AsyncSqliteSaver]) -> None:
     """Connect, switch to WAL, create the tables; the outcome (saver or error) goes to `ready`."""
+    conn: aiosqlite.Connection | None = None
     try:
         conn = await aiosqlite.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_S)
         await conn.execute("PRAGMA journal_mode=WAL")
         saver = AsyncSqliteSaver(conn)
         await saver.setup()
     except BaseException as exc:  # noqa: BLE001 — handed to every waiting run, which re-raises it
-        ready.set_exception(exc)
+        if conn is not None:  # its worker thread would otherwise keep the process alive at exit
+            await conn.close()
+        ready.set_exception(corrupt_store_error(path, exc) if is_corruption(exc) else exc)
         return
     ready.set_result(saver)
 

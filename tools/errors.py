@@ -84,3 +84,29 @@ class LLMFaultError(AnchorgateError):
     """An LLM call of a run failed (server down, rate limited, timed out, malformed reply): no answer was made."""
 
     exit_code = EX_UNAVAILABLE
+
+
+# Reliability of the checkpoint store (issue 14).
+EX_TEMPFAIL = 75  # a thread another run is writing: try again when it has finished
+
+
+class CheckpointCorruptError(AnchorgateError):
+    """The SQLite checkpoint file is damaged (truncated, overwritten, not a database); `path` names it."""
+
+    exit_code = EX_DATAERR  # like a corrupted index: the file is readable, its content is not valid
+
+    def __init__(self, message: str, hint: str = "", path: str = "") -> None:
+        super().__init__(message, hint)
+        self.path = path
+
+
+class CheckpointWriteError(AnchorgateError):
+    """A file of the checkpoint store (the database beside it, a thread lock, a moved-aside copy) cannot be written."""
+
+    exit_code = EX_CANTCREAT
+
+
+class ThreadBusyError(AnchorgateError):
+    """Another run (in this or another process) is writing the thread: one thread, one writer."""
+
+    exit_code = EX_TEMPFAIL

@@ -15,6 +15,7 @@ import pytest
 
 from anchorgate.api import aask, resolve_config
 from anchorgate.graph.config import Config
+from anchorgate.graph.thread_lock import lock_dir
 from anchorgate.tools.services import register_services, services_for
 from tests.conftest import E2E_LLM
 from tests.fakes import ScriptedChatModel
@@ -96,4 +97,6 @@ def test_twenty_interleaved_runs_share_one_index_without_crosstalk(tmp_path: Any
         assert one == other, question
     answered = [one for one in sequential if one["decision"] == "STOP"]
     assert len(answered) >= 10
+    # each run held its own thread's lock (different threads never wait for each other) and removed it
+    assert not list(lock_dir(tmp_path / "c.sqlite").glob("*.lock"))
     assert all(repr(q) in one["answer"] for q, one in zip(QUESTIONS, sequential, strict=True) if one in answered)

@@ -4,6 +4,12 @@ The question names an anchor the demo corpus lacks ("Fortran 77"), so preset B m
 retrieval pass (the anchor one-shot retry) after its first gate decision. The test kills the
 process during that second pass, resumes the thread in a new process, and compares the outcome
 with an uninterrupted run of the same question.
+
+Timing cannot change what the test sees: the run is frozen (SIGSTOP) whenever its history is
+read, so the state that decides the kill is the state the kill leaves. Wherever the kill lands in
+the second pass (inside a node, or after every task of a step saved its writes but before the
+step's checkpoint: the case that once made `resume` answer `resumed: false`), resume must finish
+the run without re-running a finished task.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import pytest
 
 from anchorgate.graph.config import Config
 from anchorgate.threads import thread_history
+from anchorgate.tools.errors import ThreadNotFoundError
 from tests.conftest import E2E_LLM
 
 pytestmark = pytest.mark.e2e
@@ -49,19 +56,25 @@ def _history(db: Path, thread: str) -> list[dict[str, Any]]:
     return asyncio.run(thread_history(Config(checkpoint_db=str(db)), thread))
 
 
-def _wait_for_second_pass(process: subprocess.Popen[str], db: Path, thread: str) -> list[dict[str, Any]]:
-    """Poll the checkpoint store until the first gate decision (RETRIEVE_MORE) is on disk."""
+def _stop_in_second_pass(process: subprocess.Popen[str], db: Path, thread: str) -> list[dict[str, Any]]:
+    """Look at the history with the run frozen, until the first gate decision (RETRIEVE_MORE) is on disk.
+
+    The run is left frozen when that is seen, so it cannot finish between the look and the kill.
+    """
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         assert process.poll() is None, "the run finished before it could be killed"
+        os.killpg(process.pid, signal.SIGSTOP)
+        rows: list[dict[str, Any]] = []
         if db.exists():
             try:
                 rows = _history(db, thread)
-            except Exception:  # noqa: BLE001 — the thread may not exist yet; poll again
+            except ThreadNotFoundError:  # the run has not written its first checkpoint yet
                 rows = []
-            if any(row["decision"] == "RETRIEVE_MORE" for row in rows):
-                return rows
-        time.sleep(0.3)
+        if any(row["decision"] == "RETRIEVE_MORE" for row in rows):
+            return rows
+        os.killpg(process.pid, signal.SIGCONT)
+        time.sleep(0.3)  # how often to look, not a wait for something to happen
     pytest.fail("no RETRIEVE_MORE checkpoint within 600 s")
 
 
@@ -79,19 +92,23 @@ def test_sigkill_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path: Path
         start_new_session=True,
     )
     try:
-        _wait_for_second_pass(process, db, "killed")
+        seen = _stop_in_second_pass(process, db, "killed")
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=60)
     assert process.returncode == -signal.SIGKILL
     interrupted = _history(db, "killed")
+    assert interrupted == seen  # frozen while read: the kill changed nothing on disk
     assert interrupted[0]["next"], "the killed thread must be unfinished"
 
     resumed = _run_json(_cli("resume", "killed", db=db))
     assert resumed["resumed"] is True and resumed["resumed_at"] == interrupted[0]["next"]
-    # Completed nodes are not re-run: no new intake or anchor pass, only the second generation.
+    # Completed nodes are not re-run: no new intake or anchor pass, only the second generation,
+    # and none of the tasks whose writes were saved before the kill.
     assert "intake" not in resumed["nodes_run"] and "anchor_predictor" not in resumed["nodes_run"]
     assert resumed["nodes_run"].count("generator") <= 1
+    finished = {task["id"] for task in interrupted[0]["tasks"] if task["done"]}
+    assert not finished & {task["id"] for task in resumed["tasks_run"]}
     for key in ("answer", "short_answer", "decision", "reason", "tokens", "citations"):
         assert resumed[key] == reference[key], key
     assert [c["stage"] for c in resumed["telemetry"]["calls"]] == stages

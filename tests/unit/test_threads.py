@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from anchorgate.api import aask, astream, resolve_config
 from anchorgate.graph import builder
@@ -23,10 +28,11 @@ PASSAGES = [
 ]
 
 
-def _overrides(tmp_path: Path, model: ScriptedChatModel, **extra: Any) -> dict[str, Any]:
+def _overrides(tmp_path: Path, model: ScriptedChatModel, services_id: str = "", **extra: Any) -> dict[str, Any]:
+    """Toy index, scripted model and a SQLite store in `tmp_path` (`services_id`: a fixed one, for another process)."""
     embeddings = BagOfWordsEmbeddings(128)
     index = build_or_load(PASSAGES, embeddings, "bow", ChunkingSettings(64, 8), tmp_path / "idx", progress=False)
-    services_id = register_services(Services(index, embeddings, model, "toy"))
+    services_id = register_services(Services(index, embeddings, model, "toy"), services_id)
     return {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
 
 
@@ -97,7 +103,6 @@ async def test_stream_reports_nodes_gate_and_final_answer(tmp_path: Path) -> Non
     assert {"anchor_predictor", "retriever_worker", "generator"} <= {e["node"] for e in events}
 
 
-
 async def test_resume_after_a_crash_keeps_finished_nodes_and_matches_an_uninterrupted_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,3 +141,57 @@ def test_replay_summary_names_what_the_fork_changed() -> None:
     after = {**before, "decision": "ABSTAIN", "reason": "ABSTAIN_BUDGET", "tokens": {"total": 30}}
     text = _outcome_change(before, after)
     assert "decision STOP → ABSTAIN" in text and "tokens   900 → 30" in text and "rounds   1 (unchanged)" in text
+
+
+def _killed_after_the_fan_out(folder: str, workers: int) -> None:
+    """Child process: ask, and SIGKILL itself once all `workers` retriever writes are committed.
+
+    That is the moment the flaky crash test once hit: every task of the step has saved its writes
+    but the step's own checkpoint is not written yet.
+    """
+    real_put_writes = AsyncSqliteSaver.aput_writes
+    committed = []
+
+    async def put_writes(self: AsyncSqliteSaver, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+        await real_put_writes(self, config, writes, task_id, task_path)
+        if task_path.startswith("~__pregel_push"):  # a retriever worker (a `Send` task)
+            committed.append(task_id)
+            if len(committed) == workers:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    AsyncSqliteSaver.aput_writes = put_writes  # type: ignore[method-assign]
+    overrides = _overrides(Path(folder), _model(), services_id="crash-services")
+    asyncio.run(aask("What do owls hunt?", preset="A", overrides=overrides, thread_id="k1"))
+
+
+async def test_resume_after_a_kill_between_a_steps_writes_and_its_checkpoint(tmp_path: Path) -> None:
+    (tmp_path / "ref").mkdir()
+    (tmp_path / "crash").mkdir()
+    ref_overrides = _overrides(tmp_path / "ref", _model())
+    reference = await aask("What do owls hunt?", preset="A", overrides=ref_overrides, thread_id="ref")
+    history = await thread_history(resolve_config("A", ref_overrides), "ref")
+    fan_out = next(row for row in history if "retriever_worker" in row["next"])
+    workers = fan_out["next"].count("retriever_worker")
+    assert workers >= 2  # parallel Send tasks: the case where "all finished, none checkpointed" arises
+
+    child = multiprocessing.get_context("spawn").Process(
+        target=_killed_after_the_fan_out, args=(str(tmp_path / "crash"), workers)
+    )
+    child.start()
+    await asyncio.to_thread(child.join, 300)
+    assert child.exitcode == -signal.SIGKILL
+
+    model = _model()
+    overrides = _overrides(tmp_path / "crash", model, services_id="crash-services")  # the id the thread saved
+    config = resolve_config("A", overrides)
+    latest = (await thread_history(config, "k1"))[0]
+    assert latest["next"] == ["retriever_worker"] * workers and all(t["done"] for t in latest["tasks"])
+    resumed = await resume(config, "k1")
+    # before the fix: LangGraph's live `next` was empty here, so resume answered `resumed: false`
+    assert resumed["resumed"] is True and resumed["resumed_at"] == latest["next"] and resumed["kept"] == latest["next"]
+    assert "retriever_worker" not in resumed["nodes_run"] and resumed["nodes_run"][0] == "fuse_and_select"
+    finished = {t["id"] for t in latest["tasks"]}
+    assert not finished & {t["id"] for t in resumed["tasks_run"]}
+    for key in ("answer", "decision", "reason", "tokens", "citations"):
+        assert resumed[key] == reference[key], key
+    assert (await thread_history(config, "k1"))[0]["next"] == []
