@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from anchorgate.agents.generator import quoted_messages
 from anchorgate.api import ask, resolve_config
 from anchorgate.tools.datasets import load_dataset
+from anchorgate.tools.documents import Passage
 from anchorgate.tools.llm import load_chat_model
 from anchorgate.tools.quoted_draft import check_quotes, draft_grammar, parse_draft
 from anchorgate.tools.services import register_services, services_for_passages
@@ -60,3 +61,27 @@ def test_a_answers_a_hotpotqa_question_with_a_verified_quote_and_a_short_answer(
         assert any(c.get("verified") for c in result["citations"]) or result["telemetry"]["citation_repairs"]
     else:
         assert result["reason"].startswith("ABSTAIN_")
+
+
+def test_an_uncertain_answer_span_spends_a_second_round_through_the_real_model(tmp_path: Path) -> None:
+    """The answer-span confidence comes from the local model's own logprobs; at threshold 1.0 every
+    answer is uncertain, so a supported round-1 answer must buy round 2 (RETRIEVE_UNCERTAIN_ANSWER).
+    Preset A with B's policy and a second round, without the judge and HyDE calls: fewer model calls."""
+    passages = [
+        Passage("tea", "Green tea", "Green tea is brewed from the leaves of Camellia sinensis."),
+        Passage("coffee", "Coffee", "Coffee is brewed from roasted coffee beans. Brazil grows the most coffee."),
+    ]
+    extra = {"llm": E2E_LLM, "answer_uncertainty_threshold": 1.0, "uncertain_answer_policy": "retrieve",
+             "max_rounds": 2, "judge_policy": "never", "max_output_tokens": 64}  # fmt: skip
+    config = resolve_config("A", extra)
+    services_id = register_services(services_for_passages(passages, config))
+    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    result = ask("Which country grows the most coffee?", preset="A", overrides=overrides)
+    first = result["telemetry"]["gate"][0]
+    signals = first["signals"]
+    assert 0.0 <= signals["answer_confidence"] < 1.0 and signals["answer_uncertain"] is True
+    assert signals["uncertainty_off"] is None
+    supported = signals["overlap"] >= config.overlap_tau and signals["judge_label"] != "UNSUPPORTED"
+    if supported and not signals["missing_anchors"] and not signals["idk"]:
+        assert first["reason"] == "RETRIEVE_UNCERTAIN_ANSWER", first
+        assert result["rounds"] == 2
