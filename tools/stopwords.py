@@ -7,7 +7,8 @@ Sources:
   "Obama's" / "don't" on non-word characters.
 - Indonesian: a hand-picked subset (function words, pronouns, interrogatives) of the 758-word list
   of Tala, F. Z. (2003), "A Study of Stemming Effects on Information Retrieval in Bahasa
-  Indonesia" (the list NLTK and Sastrawi also use). Words that are also content words in English
+  Indonesia" (the list NLTK and Sastrawi also use), plus the colloquial question words of NoMIRACL-id
+  queries ("gimana", "kenapa", "dimana", "gak" …). Words that are also content words in English
   ("agar", "pun", "data") are left out so that the mixed-language union stays safe.
 
 - Chinese: the question words and function characters of tools/cjk.py (`CHINESE_STOP`), as the
@@ -43,6 +44,7 @@ kepada ketika kita lagi lain lalu lebih maka mana masih mengapa mereka merupakan
 pada para pula saat saja sampai sangat saya sebagai sebelum sebuah sedang sehingga sejak
 selain semua seorang seperti serta setelah setiap siapa suatu sudah supaya telah tentang
 tersebut tetapi tidak untuk yaitu yakni yang
+gimana kenapa dimana kok gak nggak enggak aja udah
 """
 INDONESIAN_STOPWORDS: frozenset[str] = frozenset(_INDONESIAN.split())
 _EN, _ID = ENGLISH_STOPWORDS | CHINESE_STOPWORDS, INDONESIAN_STOPWORDS | CHINESE_STOPWORDS

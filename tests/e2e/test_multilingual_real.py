@@ -56,6 +56,8 @@ def _ask(question: str, folder: Path, tmp_path: Path) -> dict[str, Any]:
 
 def _cited_or_reasoned(result: dict[str, Any], corpus: dict[str, str]) -> None:
     """A STOP names at least one passage of the corpus; an ABSTAIN gives its reason. Never an uncited STOP."""
+    cited = [(c["n"], c["quote"][:60]) for c in result["citations"]]
+    print(f"{result['decision']} {result['reason']} answer={result['answer']!r} citations={cited}")  # in -rP logs
     assert result["decision"] in {"STOP", "ABSTAIN"}
     if result["decision"] == "STOP":
         assert result["citations"], f"STOP without citations: {result['answer']!r}"

@@ -119,3 +119,8 @@ def test_answer_prompts_ask_for_the_question_language_and_english_prompts_are_un
     assert "Write the answer in Chinese" in render("generate_user", documents=documents, question="北京是首都吗？")
     judge = render("judge_user", documents=documents, question="北京是首都吗？", answer="是")
     assert "Write the answer" not in judge  # the judge replies with one word, in English
+
+
+def test_colloquial_indonesian_question_words_are_not_anchors() -> None:
+    assert [a.text for a in extract_anchors("Gimana karet terbuat?")] != ["gimana karet terbuat"]
+    assert "Gimana" not in [a.text for a in extract_anchors("Gimana cara racik bumbu masak yang enak?")]
