@@ -55,8 +55,8 @@ class Config:
     checkpoint_db: str = _f("", "SQLite file or postgresql:// URL; empty = <cache_dir>/checkpoints.sqlite.")
     vector_store: str = _f(
         "faiss",
-        "Retrieval store: faiss = the in-process FAISS + BM25 index; a postgresql:// URL = pgvector + PostgreSQL"
-        " full-text search on that server (it may be checkpoint_db's), same fusion and gate.",
+        "Retrieval store: faiss = the in-process FAISS + BM25 index; a postgresql:// URL = pgvector + BM25 computed"
+        " in PostgreSQL on that server (it may be checkpoint_db's), same fusion and gate (docs/deployment.md).",
     )
     vector_collection: str = _f(
         "", "Collection of the PostgreSQL vector store; empty = one named after the corpus and chunking."

@@ -10,6 +10,7 @@ server's own folder, stays trust-only for set-up. As root, the server runs as th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
@@ -24,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 PASSWORD = "anchorgate-test"  # a throwaway server on loopback: the password only makes auth real
-# Small on purpose: tests and benchmarks share a 2-core machine with other work.
-SERVER_OPTIONS = (
-    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=64MB -c max_connections=50"
-)
+# Small on purpose: tests and benchmarks share a 2-core machine with other work. A throwaway server
+# need not survive a power cut: no fsync (a kept one, `durable`, does the usual).
+SERVER_OPTIONS = "-c shared_buffers=64MB -c max_connections=50"
+THROWAWAY_OPTIONS = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 
 
 def available() -> bool:
@@ -84,12 +85,14 @@ def free_port() -> int:
 
 @contextmanager
 def local_server(
-    root: Path | None = None, port: int | None = None, programs: Path | None = None
-) -> Iterator[LocalServer]:
-    """Start a fresh server in `root` (a new temporary folder by default), yield it, stop and remove it.
+    root: Path | None = None, port: int | None = None, programs: Path | None = None, *,
+    password: str = PASSWORD, durable: bool = False,
+) -> Iterator[LocalServer]:  # fmt: skip
+    """Start a server in `root`, yield it, stop it; a new temporary folder (the default) is removed after.
 
-    `programs`: another installation's bin folder (the tests use Debian's PostgreSQL 15, which has no
-    pgvector); default the wheel's.
+    A `root` that already holds a cluster is started as it is (its databases kept). `programs`:
+    another installation's bin folder (the tests use Debian's PostgreSQL 15, which has no pgvector);
+    default the wheel's. `durable`: fsync as usual (a kept server), else off (a throwaway one).
     """
     programs = programs or bin_dir()
     owned = root is None
@@ -99,14 +102,16 @@ def local_server(
     _chown(folder)
     started = False
     try:
-        _run([str(programs / "initdb"), "-D", str(data), "-U", "postgres", "-E", "UTF8", "--no-sync",
-              "--auth-local=trust", "--auth-host=scram-sha-256"], folder)  # fmt: skip
-        options = f"-k {folder} -p {port} -h 127.0.0.1 {SERVER_OPTIONS}"
+        if not (data / "PG_VERSION").exists():
+            _run([str(programs / "initdb"), "-D", str(data), "-U", "postgres", "-E", "UTF8", "--no-sync",
+                  "--auth-local=trust", "--auth-host=scram-sha-256"], folder)  # fmt: skip
+        extra = "" if durable else THROWAWAY_OPTIONS
+        options = f"-k {folder} -p {port} -h 127.0.0.1 {SERVER_OPTIONS} {extra}"
         _run([str(programs / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "-t", "60", "start"],
              folder)  # fmt: skip
         started = True
-        server = LocalServer(f"postgresql://postgres:{PASSWORD}@127.0.0.1:{port}/postgres", folder, port, programs)
-        server.psql(f"ALTER USER postgres PASSWORD '{PASSWORD}'")
+        server = LocalServer(f"postgresql://postgres:{password}@127.0.0.1:{port}/postgres", folder, port, programs)
+        server.psql("ALTER USER postgres PASSWORD '" + password.replace("'", "''") + "'")
         yield server
     finally:
         if started:
@@ -143,3 +148,33 @@ def _run(args: list[str], cwd: Path, check: bool = True) -> str:
         tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
         raise RuntimeError(f"{Path(args[0]).name} failed ({done.returncode}): {done.stderr.strip()}\n{tail}")
     return done.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m anchorgate.tools.pg_embedded --data DIR --port N`: a local server until Ctrl-C."""
+    import argparse
+    import signal
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m anchorgate.tools.pg_embedded", description=main.__doc__)
+    parser.add_argument("--data", type=Path, required=True, help="folder of the cluster (created on first use)")
+    parser.add_argument("--port", type=int, default=5433, help="TCP port on 127.0.0.1 (default 5433)")
+    parser.add_argument("--password", default=PASSWORD, help="password of the postgres user")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop the server on `kill` as on Ctrl-C
+    data = args.data.expanduser().resolve()
+    try:
+        with local_server(data, args.port, password=args.password, durable=True) as server:
+            print(f"PostgreSQL 18 + pgvector at {server.url} (Ctrl-C stops it)", flush=True)
+            with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C ends the wait; the `with` stops the server
+                signal.pause()
+    except (RuntimeError, OSError) as exc:
+        user = _server_user()
+        hint = f" (the server runs as the OS user {user}: {data} must be reachable by it)" if user else ""
+        print(f"error: cannot run PostgreSQL in {data}: {str(exc).splitlines()[0]}{hint}", file=sys.stderr)
+        return 69
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

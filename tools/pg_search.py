@@ -6,20 +6,20 @@ one piece of code for both stores. One SQL statement per query finds them:
 
 * dense: `ORDER BY embedding <#> q, ord LIMIT fetch` — exact inner product over the collection's
   rows (no approximate index: results equal FAISS's flat index up to float rounding);
-* sparse: chunks whose `tsv` matches the query's terms (`tsv @@ 't1' | 't2'`, GIN index), ranked
-  by BM25 computed in SQL from the stored term frequencies with bm25s' Lucene formula (the same
-  idf, k1 = 1.5, b = 0.75 and mean length as `tools/bm25.py`), or with `sparse="ts_rank"` by
-  PostgreSQL's own `ts_rank` (for comparison: it ranks differently, see BENCHMARKS.md);
+* sparse: BM25 computed in SQL over the inverted index `anchorgate_postings` (only the query terms'
+  rows are read) with bm25s' Lucene formula — the same idf, k1 = 1.5, b = 0.75, mean length and
+  tokens as `tools/bm25.py` — or, with `sparse="ts_rank"`, PostgreSQL's full-text search: chunks
+  whose `tsv` matches the terms (`tsv @@ 't1' | 't2'`, GIN) ranked by `ts_rank` (it ranks
+  differently from BM25; BENCHMARKS.md measures how much);
 * for every candidate of either list: its cosine, its sparse score, its terms and its chunk.
 
 Queries are tokenized as `tools/bm25.py` tokenizes them, with the collection's language and
-keywords. Each search reads one snapshot (REPEATABLE READ), so a concurrent re-index is seen
+keywords. A search is one statement, so it reads one snapshot: a concurrent re-index is seen
 entirely or not at all. Ties break by `ord`, the chunk's position in the corpus (FAISS's row).
 """
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -45,34 +45,55 @@ from anchorgate.tools.stopwords import Language, stopwords_for
 
 K1, B = 1.5, 0.75  # tools/bm25.py's defaults
 Sparse = Literal["bm25", "ts_rank"]
-_BM25 = (
-    "coalesce((SELECT sum(q.n * (q.idf * ((c.tf ->> q.term)::float8 / (%(k1)s * ((1 - %(b)s) + %(b)s * c.len"
-    " / %(avgdl)s) + (c.tf ->> q.term)::float8)))) FROM q WHERE c.tf ? q.term), 0)"
-)
-_TS_RANK = "coalesce(ts_rank(c.tsv, %(tsq)s::tsquery), 0)"
+# scored: every chunk holding a query term, with its sparse score (materialized once, read twice);
+# present: the query terms each candidate holds (all the gate's keyword coverage needs)
+_BM25 = """scored AS (
+    SELECT p.rid, sum(q.n * (q.idf * (p.tf::float8
+                  / (%(k1)s * ((1 - %(b)s) + %(b)s * p.len / (SELECT avgdl FROM meta)) + p.tf::float8)))) AS sparse
+    FROM q JOIN anchorgate_postings p ON p.collection = %(cid)s AND p.term = q.term GROUP BY p.rid)"""
+_BM25_PRESENT = """present AS (
+    SELECT p.rid, array_agg(p.term) AS terms FROM q JOIN anchorgate_postings p
+    ON p.collection = %(cid)s AND p.term = q.term AND p.rid = ANY(ARRAY(SELECT rid FROM cand)) GROUP BY p.rid)"""
+_TS_RANK = """scored AS (
+    SELECT c.rid, ts_rank(c.tsv, %(tsq)s::tsquery)::float8 AS sparse
+    FROM anchorgate_chunks c WHERE c.collection = %(cid)s AND c.tsv @@ %(tsq)s::tsquery)"""
+_TS_PRESENT = """present AS (
+    SELECT c.rid, ARRAY(SELECT t FROM unnest(tsvector_to_array(c.tsv)) AS t WHERE t = ANY(%(terms)s::text[])) AS terms
+    FROM anchorgate_chunks c WHERE c.rid IN (SELECT rid FROM cand))"""
 _SEARCH = """
-WITH q AS (SELECT * FROM unnest(%(terms)s::text[], %(idf)s::float8[], %(counts)s::int[]) AS q(term, idf, n)),
-dense AS (SELECT ord FROM anchorgate_chunks WHERE collection = %(cid)s
+WITH meta AS (SELECT n_chunks, avgdl, generation FROM anchorgate_collections WHERE id = %(cid)s),
+q AS (SELECT t.term, t.n, d.df, ln(1::float8 + (m.n_chunks - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS idf
+      FROM unnest(%(terms)s::text[], %(counts)s::int[]) AS t(term, n)
+      JOIN anchorgate_terms d ON d.collection = %(cid)s AND d.term = t.term CROSS JOIN meta m),
+dense AS (SELECT rid FROM anchorgate_chunks WHERE collection = %(cid)s
           ORDER BY embedding <#> %(qvec)s::vector, ord LIMIT %(dense_k)s),
-sparse AS (SELECT c.ord FROM anchorgate_chunks c WHERE c.collection = %(cid)s AND c.tsv @@ %(tsq)s::tsquery
-           ORDER BY {sparse} DESC, c.ord LIMIT %(sparse_k)s)
-SELECT c.ord, c.id, c.doc_id, c.title, c.content, c.source, c.pos, c.metadata, c.tf,
-       -(c.embedding <#> %(qvec)s::vector) AS cosine, {sparse} AS sparse,
-       c.ord IN (SELECT ord FROM dense) AS in_dense, c.ord IN (SELECT ord FROM sparse) AS in_sparse
-FROM anchorgate_chunks c
-WHERE c.collection = %(cid)s AND (c.ord IN (SELECT ord FROM dense) OR c.ord IN (SELECT ord FROM sparse))
+{scored},
+sparse AS (SELECT rid FROM scored ORDER BY sparse DESC FETCH FIRST %(sparse_k)s ROWS WITH TIES),
+cand AS (SELECT rid FROM dense UNION SELECT rid FROM sparse),
+{present}
+SELECT c.ord, c.id, c.doc_id, c.title, c.content, c.source, c.pos, c.metadata,
+       coalesce(pr.terms, ARRAY[]::text[]) AS present,
+       -(c.embedding <#> %(qvec)s::vector) AS cosine, coalesce(s.sparse, 0) AS sparse,
+       c.rid IN (SELECT rid FROM dense) AS in_dense, c.rid IN (SELECT rid FROM sparse) AS in_sparse,
+       (SELECT generation FROM meta), (SELECT n_chunks FROM meta),
+       (SELECT coalesce(jsonb_object_agg(term, df), '{{}}') FROM q) AS df
+FROM cand JOIN anchorgate_chunks c ON c.rid = cand.rid
+LEFT JOIN scored s ON s.rid = c.rid LEFT JOIN present pr ON pr.rid = c.rid
 """
-_INFO = """
-SELECT c.id, c.embedding_id, c.dimension, c.language, c.keywords, c.n_chunks, c.avgdl,
-       (SELECT coalesce(jsonb_object_agg(t.term, t.df), '{}') FROM anchorgate_terms t
-        WHERE t.collection = c.id AND t.term = ANY(%s))
-FROM anchorgate_collections c WHERE c.name = %s
+_META = """
+SELECT id, embedding_id, dimension, language, keywords, n_chunks, generation FROM anchorgate_collections WHERE name = %s
 """
 _CHUNK_COLUMNS = "ord, id, doc_id, title, content, source, pos, metadata"
 
 
 class PgSearcher(Searcher):
-    """Search one collection of the PostgreSQL store; thread-safe (a small pool of connections)."""
+    """Search one collection of the PostgreSQL store; thread-safe (a small pool of connections).
+
+    A search is one statement (one round trip, one snapshot). The collection's language, keywords
+    and dimension, which tokenizing the query needs first, are kept from the last statement and
+    checked by the collection's `generation`: a search that finds it changed (a re-index) reloads
+    them and runs again.
+    """
 
     def __init__(self, url: str, collection: str, *, sparse: Sparse = "bm25") -> None:
         self.url = url.strip()
@@ -82,11 +103,13 @@ class PgSearcher(Searcher):
         self._lock = threading.Lock()
         with self._connection() as conn:
             check_schema(conn, self.url)
+            self._meta = self._load_meta(conn)
 
     def info(self) -> dict[str, Any]:
-        """The collection's row: id, embedding model id, dimension, language, chunk count."""
-        with self._snapshot() as conn:
-            return self._info(conn, [])
+        """The collection's row: id, embedding model id, dimension, language, keywords, chunk count, generation."""
+        with self._connection() as conn:
+            self._meta = self._load_meta(conn)
+        return dict(self._meta)
 
     def search(
         self,
@@ -102,24 +125,31 @@ class PgSearcher(Searcher):
         """At most `pool_k` gated hits, scored and ordered exactly as `HybridSearcher.search` does."""
         if pool_k <= 0:
             return []
-        with self._snapshot() as conn:
-            info = self._info(conn, sorted(set(raw_terms(query))))
-            if not info["n_chunks"]:
-                return []
-            qvec = checked_query(query_vector, int(info["dimension"]), dense_weight)
-            found = self._candidates(conn, info, query, qvec, fetch_size(pool_k), mode)
-        hits = shared_fuse_and_gate(found, mode=mode, fusion=fusion, relevance_floor=relevance_floor,
-                                    dense_weight=dense_weight)  # fmt: skip
-        return hits[:pool_k]
+        for _ in range(3):  # a re-index between two statements is rare; three in a row would be a bug
+            meta = self._meta
+            if not meta["n_chunks"]:  # empty when last read: it may have been filled since
+                with self._connection() as conn:
+                    meta = self._meta = self._load_meta(conn)
+                if not meta["n_chunks"]:
+                    return []
+            qvec = checked_query(query_vector, int(meta["dimension"]), dense_weight)
+            with self._connection() as conn:
+                found = self._candidates(conn, meta, query, qvec, fetch_size(pool_k), mode)
+                if found is None:
+                    self._meta = self._load_meta(conn)
+                    continue
+            hits = shared_fuse_and_gate(found, mode=mode, fusion=fusion, relevance_floor=relevance_floor,
+                                        dense_weight=dense_weight)  # fmt: skip
+            return hits[:pool_k]
+        raise VectorStoreDataError(f"collection {self.collection!r} changed during three searches in a row")
 
     def dense(self, query_vector: Sequence[float], k: int) -> list[tuple[Chunk, float]]:
         """The k nearest chunks by inner product: (chunk, cosine), best first, ties by `ord`."""
-        with self._snapshot() as conn:
-            info = self._info(conn, [])
+        with self._connection() as conn:
             rows = conn.execute(
                 f"SELECT {_CHUNK_COLUMNS}, -(embedding <#> %s::vector) FROM anchorgate_chunks WHERE collection = %s"
                 " ORDER BY embedding <#> %s::vector, ord LIMIT %s",
-                (vector_literal(query_vector), info["id"], vector_literal(query_vector), max(k, 0)),
+                (vector_literal(query_vector), self._meta["id"], vector_literal(query_vector), max(k, 0)),
             ).fetchall()
         # DenseIndex.search's order: cosine rounded to 1e-6 descending, then row
         hits = sorted(((float(r[8]), int(r[0]), _chunk(r)) for r in rows), key=lambda h: (-round(h[0], 6), h[1]))
@@ -127,31 +157,31 @@ class PgSearcher(Searcher):
 
     def chunks(self, ids: Sequence[str]) -> list[Chunk]:
         """The stored chunks of these ids (unknown ids are left out), in `ord` order."""
-        with self._snapshot() as conn:
-            info = self._info(conn, [])
+        with self._connection() as conn:
             rows = conn.execute(
                 f"SELECT {_CHUNK_COLUMNS} FROM anchorgate_chunks WHERE collection = %s AND id = ANY(%s) ORDER BY ord",
-                (info["id"], list(ids)),
+                (self._meta["id"], list(ids)),
             ).fetchall()
         return [_chunk(row) for row in rows]
 
     def vectors(self, items: Sequence[int | str]) -> np.ndarray:
         """Stored vectors of chunks given by `ord` or chunk id, in the order given."""
-        with self._snapshot() as conn:
-            info = self._info(conn, [])
-            ords = [item for item in items if isinstance(item, int)]
-            ids = [item for item in items if isinstance(item, str)]
-            found: dict[int | str, np.ndarray] = {}
+        ords = [item for item in items if isinstance(item, int)]
+        ids = [item for item in items if isinstance(item, str)]
+        found: dict[int | str, np.ndarray] = {}
+        with self._connection() as conn:
             for ord_, cid, text in conn.execute(
                 "SELECT ord, id, embedding::text FROM anchorgate_chunks WHERE collection = %s"
                 " AND (ord = ANY(%s) OR id = ANY(%s))",
-                (info["id"], ords, ids),
+                (self._meta["id"], ords, ids),
             ):
                 found[ord_] = found[cid] = np.asarray(parse_vector(text), dtype="float32")
         missing = [item for item in items if item not in found]
         if missing:
             raise VectorStoreDataError(f"collection {self.collection!r} has no chunk {missing[0]!r}")
-        return np.stack([found[item] for item in items]) if items else np.zeros((0, int(info["dimension"])), "float32")
+        if not items:
+            return np.zeros((0, int(self._meta["dimension"])), dtype="float32")
+        return np.stack([found[item] for item in items])
 
     def close(self) -> None:
         """Close the pooled connections."""
@@ -160,38 +190,42 @@ class PgSearcher(Searcher):
         for conn in idle:
             conn.close()
 
-    def _info(self, conn: Any, terms: list[str]) -> dict[str, Any]:
-        row = conn.execute(_INFO, (terms, self.collection)).fetchone()
+    def _load_meta(self, conn: Any) -> dict[str, Any]:
+        row = conn.execute(_META, (self.collection,)).fetchone()
         if row is None:
             raise VectorStoreDataError(
                 f"the PostgreSQL vector store at {server_of(self.url)} has no collection {self.collection!r}",
                 "index the corpus into it: anchorgate index PATH --set vector_store=URL",
             )
-        keys = ("id", "embedding_id", "dimension", "language", "keywords", "n_chunks", "avgdl", "df")
+        keys = ("id", "embedding_id", "dimension", "language", "keywords", "n_chunks", "generation")
         return dict(zip(keys, row, strict=True))
 
     def _candidates(
-        self, conn: Any, info: dict[str, Any], query: str, qvec: np.ndarray, fetch: int, mode: Mode
-    ) -> Candidates:
-        """Dense and sparse top-`fetch` with both scores of every candidate (one statement)."""
-        language = cast(Language, info["language"])
-        stop = stopwords_for(language) - set(info["keywords"])
+        self, conn: Any, meta: dict[str, Any], query: str, qvec: np.ndarray, fetch: int, mode: Mode
+    ) -> Candidates | None:
+        """Dense and sparse top-`fetch` with both scores of every candidate (one statement); None when the
+        collection's generation is not `meta`'s any more (its language or keywords may have changed)."""
+        stop = stopwords_for(cast(Language, meta["language"])) - set(meta["keywords"])
         tokens = [t for t in raw_terms(query) if t not in stop]  # as BM25Index.tokenize
-        n, df = int(info["n_chunks"]), {t: int(v) for t, v in info["df"].items()}
-        known = Counter(t for t in tokens if df.get(t, 0) > 0)
-        terms = sorted(known)
+        counts = Counter(tokens)
+        terms = sorted(counts)
         params = {
-            "cid": info["id"], "qvec": vector_literal(qvec), "k1": K1, "b": B, "avgdl": float(info["avgdl"]),
-            "terms": terms, "counts": [known[t] for t in terms],
-            # bm25s' idf (math.log); the gate's idf below is tools/bm25.py's (log1p), as for FAISS
-            "idf": [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms],
-            "tsq": " | ".join(_lexeme(t) for t in terms) or None,
+            "cid": meta["id"], "qvec": vector_literal(qvec), "k1": K1, "b": B, "terms": terms,
+            "counts": [counts[t] for t in terms], "tsq": " | ".join(_lexeme(t) for t in terms) or None,
             "dense_k": fetch if mode != "bm25" else 0, "sparse_k": fetch if mode != "dense" and terms else 0,
         }  # fmt: skip
-        sql = _SEARCH.format(sparse=_BM25 if self.sparse == "bm25" else _TS_RANK)
+        bm25 = self.sparse == "bm25"
+        sql = _SEARCH.format(scored=_BM25 if bm25 else _TS_RANK, present=_BM25_PRESENT if bm25 else _TS_PRESENT)
         rows = conn.execute(sql, params).fetchall()
+        if rows and rows[0][13] != meta["generation"]:
+            return None
+        n, df = (int(rows[0][14]), {t: int(v) for t, v in rows[0][15].items()}) if rows else (0, {})
         dense = sorted(((int(r[0]), float(r[9])) for r in rows if r[11]), key=lambda h: (-round(h[1], 6), h[0]))
-        sparse = sorted(((int(r[0]), float(r[10])) for r in rows if r[12] and r[10] > 0), key=lambda h: (-h[1], h[0]))
+        # the SQL kept every chunk tied with the last one; ties break by ord here, as bm25s' by row
+        ranked = sorted(((int(r[0]), float(r[10])) for r in rows if r[12] and r[10] > 0), key=lambda h: (-h[1], h[0]))
+        sparse = ranked[:fetch]
+        kept = {row for row, _ in dense} | {row for row, _ in sparse}
+        rows = [r for r in rows if int(r[0]) in kept]  # tied rows past the cut are no candidates
         query_terms = sorted(set(tokens))
         return Candidates(
             dense=dense,
@@ -199,17 +233,11 @@ class PgSearcher(Searcher):
             cosine={int(r[0]): float(r[9]) for r in rows},
             keyword_score={int(r[0]): float(r[10]) for r in rows},
             chunks={int(r[0]): _chunk(r) for r in rows},
-            doc_terms={int(r[0]): list(r[8]) for r in rows},
+            doc_terms={int(r[0]): list(r[8]) for r in rows},  # the query terms it holds: all coverage needs
             query_terms=query_terms,
+            # tools/bm25.py's idf (log1p), as the FAISS path's gate uses; BM25 itself used bm25s' (SQL ln)
             idf={t: float(np.log1p((n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))) for t in query_terms},
         )
-
-    @contextmanager
-    def _snapshot(self) -> Iterator[Any]:
-        """A pooled connection inside a read-only REPEATABLE READ transaction (one consistent view)."""
-        with self._connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield conn
 
     @contextmanager
     def _connection(self) -> Iterator[Any]:
@@ -226,7 +254,7 @@ class PgSearcher(Searcher):
             conn.close()
             raise unreachable(self.url, exc) from exc
         except BaseException:
-            conn.close()  # an error mid-transaction: the connection's state is unknown
+            conn.close()  # an error mid-statement: the connection's state is unknown
             raise
         with self._lock:
             self._idle.append(conn)

@@ -8,8 +8,11 @@ PostgreSQL checkpointer uses (its tables are `checkpoint*`; ours are `anchorgate
   and chunker fingerprint, corpus hash, and the BM25 statistics (chunk count, mean length,
   language, keywords) the sparse search needs;
 * `anchorgate_documents` — (collection, document id, content hash): what an update compares;
-* `anchorgate_chunks` — text, metadata, `embedding vector` (pgvector), `tf jsonb` (BM25 term
-  frequencies) and `tsv tsvector` (the same terms, GIN-indexed for full-text matching);
+* `anchorgate_chunks` — text, metadata, `embedding vector` (pgvector; stored inline, `STORAGE MAIN`,
+  so an exact scan reads no TOAST) and `tsv tsvector` (the BM25 terms with positions, GIN-indexed:
+  PostgreSQL's full-text search, for `ts_rank`); `rid` never changes, `ord` is the corpus position;
+* `anchorgate_postings` — the inverted index BM25 is computed from: (term, chunk rid, term frequency,
+  chunk length); a query reads only its terms' rows;
 * `anchorgate_terms` — document frequency of each term per collection.
 
 Every failure is one `error:` line: an unreachable server, a wrong password or a missing pgvector
@@ -45,14 +48,19 @@ CREATE TABLE IF NOT EXISTS anchorgate_documents (
     doc_id text NOT NULL, sha256 text NOT NULL, PRIMARY KEY (collection, doc_id));
 CREATE TABLE IF NOT EXISTS anchorgate_chunks (
     collection int NOT NULL REFERENCES anchorgate_collections (id) ON DELETE CASCADE,
-    id text NOT NULL, ord int NOT NULL, doc_id text NOT NULL, title text NOT NULL, content text NOT NULL,
-    source text NOT NULL, pos int NOT NULL, metadata jsonb NOT NULL, content_key text NOT NULL,
-    embedding vector NOT NULL, len int NOT NULL, tf jsonb NOT NULL, tsv tsvector NOT NULL,
+    id text NOT NULL, rid bigint GENERATED ALWAYS AS IDENTITY UNIQUE, ord int NOT NULL, doc_id text NOT NULL,
+    title text NOT NULL, content text NOT NULL, source text NOT NULL, pos int NOT NULL, metadata jsonb NOT NULL,
+    content_key text NOT NULL, embedding vector NOT NULL, len int NOT NULL, tsv tsvector NOT NULL,
     PRIMARY KEY (collection, id));
+ALTER TABLE anchorgate_chunks ALTER COLUMN embedding SET STORAGE MAIN;
 CREATE INDEX IF NOT EXISTS anchorgate_chunks_ord ON anchorgate_chunks (collection, ord);
 CREATE INDEX IF NOT EXISTS anchorgate_chunks_doc ON anchorgate_chunks (collection, doc_id);
 CREATE INDEX IF NOT EXISTS anchorgate_chunks_key ON anchorgate_chunks (collection, content_key);
 CREATE INDEX IF NOT EXISTS anchorgate_chunks_tsv ON anchorgate_chunks USING gin (tsv);
+CREATE TABLE IF NOT EXISTS anchorgate_postings (
+    collection int NOT NULL, term text NOT NULL, rid bigint NOT NULL, tf int NOT NULL, len int NOT NULL,
+    PRIMARY KEY (collection, term, rid));
+CREATE INDEX IF NOT EXISTS anchorgate_postings_rid ON anchorgate_postings (rid);
 CREATE TABLE IF NOT EXISTS anchorgate_terms (
     collection int NOT NULL REFERENCES anchorgate_collections (id) ON DELETE CASCADE,
     term text NOT NULL, df int NOT NULL, PRIMARY KEY (collection, term));

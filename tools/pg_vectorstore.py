@@ -31,12 +31,13 @@ from anchorgate.tools.documents import Chunk
 from anchorgate.tools.hybrid import as_langchain_retriever
 from anchorgate.tools.index import content_key, embedding_text
 from anchorgate.tools.index_store import Expected
-from anchorgate.tools.pg_index import (
+from anchorgate.tools.pg_index import embedder
+from anchorgate.tools.pg_rows import (
     check_model,
     collection_row,
     copy_chunks,
     create_collection,
-    embedder,
+    delete_chunks,
     refresh_statistics,
     reuse_vectors,
     writing,
@@ -81,7 +82,7 @@ class PgVectorStore(VectorStore):
             if row is not None and row["n_chunks"]:
                 check_model(row, self.embedding_id, self.url, self.collection, int(vectors.shape[1]))
             ids_ = [c.id for c in chunks]
-            conn.execute("DELETE FROM anchorgate_chunks WHERE collection = %s AND id = ANY(%s)", (cid, ids_))
+            delete_chunks(conn, cid, "id", ids_)
             conn.execute("DELETE FROM anchorgate_documents WHERE collection = %s AND doc_id = ANY(%s)", (cid, ids_))
             start = conn.execute(
                 "SELECT coalesce(max(ord) + 1, 0) FROM anchorgate_chunks WHERE collection = %s", (cid,)
@@ -106,7 +107,7 @@ class PgVectorStore(VectorStore):
             row = collection_row(conn, self.collection)
             if row is None:
                 return True
-            conn.execute("DELETE FROM anchorgate_chunks WHERE collection = %s AND id = ANY(%s)", (row["id"], ids))
+            delete_chunks(conn, int(row["id"]), "id", ids)
             conn.execute(
                 "DELETE FROM anchorgate_documents WHERE collection = %s AND doc_id = ANY(%s)", (row["id"], ids)
             )

@@ -176,6 +176,8 @@ def test_reindexing_embeds_only_new_texts_and_keeps_unchanged_rows(tmp_path: Pat
     assert "embedded 0 chunks" in again.summary()
 
     before = _row_versions(url)
+    pg = PgSearcher(url, "docs")  # made before the update: it must notice it (the collection's generation)
+    pg.search("owls", WordVectors().embed_query("owls"))
     changed = list(passages)
     changed[5] = Passage("d05", "Doc 5", "A completely new text about kettles and steam engines.")
     del changed[-1]  # copy2: its text stays stored (copy1 has it)
@@ -192,7 +194,6 @@ def test_reindexing_embeds_only_new_texts_and_keeps_unchanged_rows(tmp_path: Pat
     assert not any(cid.startswith("copy2#") for cid in after)
 
     reference = local_index(changed, tmp_path)
-    pg = PgSearcher(url, "docs")
     for query in QUERIES:
         vector = WordVectors().embed_query(query)
         assert_same_hits(pg.search(query, vector, pool_k=10), reference.search(query, vector, pool_k=10))
@@ -231,3 +232,17 @@ def _row_versions(url: str) -> dict[str, str]:
 
 def _scalar(url: str, sql: str) -> str:
     return pg_server().psql(sql, database=url.rsplit("/", 1)[1]).strip()
+
+
+def test_ts_rank_mode_ranks_full_text_matches_by_postgres_ts_rank(mirrored: tuple[HybridSearcher, PgSearcher]) -> None:
+    faiss, pg = mirrored
+    ts = PgSearcher(pg.url, pg.collection, sparse="ts_rank")
+    vector = WordVectors().embed_query("bear salmon river")
+    hits = ts.search("bear salmon river", vector, pool_k=20, mode="bm25")
+    by_rank = [h.sparse for h in sorted(hits, key=lambda h: h.rank)]  # (the final order also has priors)
+    assert hits and by_rank == sorted(by_rank, reverse=True)
+    assert all(0 < h.sparse < 1 for h in hits)  # ts_rank's scale, not BM25's
+    assert {h.row for h in hits} <= {h.row for h in pg.search("bear salmon river", vector, pool_k=60, mode="bm25")}
+    dense = ts.search("bear salmon river", vector, pool_k=10, mode="dense")
+    assert [h.chunk.id for h in dense] == [h.chunk.id for h in faiss.search("bear salmon river", vector, pool_k=10,
+                                                                           mode="dense")]  # fmt: skip
