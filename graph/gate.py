@@ -133,7 +133,8 @@ def _uncertain_answer(signals: Mapping[str, Any], config: Config) -> Decision | 
 
     Measured (BENCHMARKS.md, issue 13): answer-span confidence separates right from wrong answers
     only weakly (held-out AUC 0.61), so abstaining on it costs about as many right answers as it
-    stops wrong ones; by default it only buys another round where one is left.
+    stops wrong ones; `retrieve` only buys another round where one is left (off in every preset
+    until B with it is measured).
     """
     if config.uncertain_answer_policy == "off" or not signals.get("answer_uncertain"):
         return None

@@ -37,8 +37,8 @@ _A: dict[str, Any] = {
     "answer_retry": True,
 }
 
-# B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3; a
-# supported answer written with an uncertain answer span spends round 2 (RETRIEVE_UNCERTAIN_ANSWER).
+# B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.
+# `uncertain_answer_policy` stays off: B with it on was measured on 3 questions only (BENCHMARKS.md).
 # The judge asks yes/no and reads P(YES): with the packaged model the three-way verdict labelled
 # 95 % of right and of hallucinated HaluEval answers PARTIAL (accuracy 0.50, and a reflect call
 # each); P(YES) ≥ 0.3 scores 0.71 on held-out items (BENCHMARKS.md).
@@ -50,7 +50,6 @@ _B: dict[str, Any] = {
     "judge_style": "yes_no",
     "list_reserve_main": 5,
     "list_reserve_extra": 3,
-    "uncertain_answer_policy": "retrieve",
 }
 
 # C: as A plus a reranker (pointwise embedding rerank, then bounded pairwise LLM comparisons).

@@ -12,6 +12,7 @@ from anchorgate.graph.presets import load_preset
 
 A = load_preset("A")
 B = load_preset("B")
+B_UNSURE = B.replace(uncertain_answer_policy="retrieve")
 BASELINE = load_preset("baseline")
 
 
@@ -110,15 +111,16 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
     ),
     ("baseline ignores near-refusal", BASELINE, sig(unsure=True), ("STOP", "STOP_SINGLE_PASS")),
     ("A: uncertain answer still stops (policy off)", A, sig(answer_uncertain=True), ("STOP", "STOP_OVERLAP_OK")),
+    ("B: policy off by default", B, sig(answer_uncertain=True), ("STOP", "STOP_OVERLAP_OK")),
     (
-        "B: uncertain supported answer spends round 2",
-        B,
+        "policy retrieve: uncertain supported answer spends round 2",
+        B_UNSURE,
         sig(answer_uncertain=True),
         ("RETRIEVE_MORE", "RETRIEVE_UNCERTAIN_ANSWER"),
     ),
     (
-        "B: uncertain answer after round 2 stops (policy retrieve)",
-        B,
+        "policy retrieve: uncertain answer after round 2 stops",
+        B_UNSURE,
         sig(answer_uncertain=True, round=2, pass_no=2),
         ("STOP", "STOP_OVERLAP_OK"),
     ),
