@@ -171,7 +171,7 @@ async def _postgres_saver(url: str) -> AsyncIterator[BaseCheckpointSaver[Any]]:
     async with AsyncExitStack() as stack:
         try:  # only connecting and set-up are wrapped; errors of the run itself propagate unchanged
             saver = await stack.enter_async_context(AsyncPostgresSaver.from_conn_string(url))
-            await saver.setup()
+            await _setup_serialised(saver)
         except psycopg.Error as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__
             password = urlsplit(url).password
@@ -182,3 +182,22 @@ async def _postgres_saver(url: str) -> AsyncIterator[BaseCheckpointSaver[Any]]:
                 "is the server running? check user, host, port and database in checkpoint_db",
             ) from None
         yield saver
+
+
+# Two processes creating the tables at once race inside PostgreSQL's catalog ("duplicate key value
+# violates unique constraint pg_type_typname_nsp_index") although every statement says IF NOT EXISTS.
+# The lock is polled, not awaited: a waiter blocked in pg_advisory_lock holds a transaction open, which
+# the holder's CREATE INDEX CONCURRENTLY then waits for: a deadlock.
+_SETUP_LOCK_KEY = "anchorgate:checkpoint-setup"
+_SETUP_LOCK_POLL_S = 0.05
+
+
+async def _setup_serialised(saver: Any) -> None:
+    """`saver.setup()` under a session advisory lock, so concurrent first runs create the tables once."""
+    lock_sql = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS held"
+    while not (await (await saver.conn.execute(lock_sql, (_SETUP_LOCK_KEY,))).fetchone())["held"]:
+        await asyncio.sleep(_SETUP_LOCK_POLL_S)
+    try:
+        await saver.setup()
+    finally:
+        await saver.conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (_SETUP_LOCK_KEY,))
