@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.set_defaults(handler=_cmd_ask)
 
     index = commands.add_parser("index", help="build (or verify) the index of a corpus")
-    index.add_argument("path", help="'pydoc', a folder of .txt/.md/.html files, or a .jsonl file")
+    index.add_argument("path", help="'pydoc', a folder of .txt/.md/.html/.pdf/.docx files, or a .jsonl file")
     index.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     index.set_defaults(handler=_cmd_index)
 
@@ -133,7 +133,8 @@ def _readable(result: dict[str, Any], budget: int | None = None) -> str:
         lines.append("")
     for citation in result["citations"]:
         how = " (attributed)" if citation.get("attributed") else ""
-        lines.append(f"[{citation['n']}] {citation['title']} — {citation['source']}{how}")
+        page = f" p.{citation['page']}" if citation.get("page") else ""  # a PDF page (tools/pages.py)
+        lines.append(f"[{citation['n']}] {citation['title']} — {citation['source']}{page}{how}")
         lines.append(f"    “{' '.join(citation['quote'].split())}”")
     telemetry = result.get("telemetry") or {}
     tokens = result["tokens"]

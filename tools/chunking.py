@@ -27,6 +27,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from anchorgate.tools.documents import Chunk, Passage
 from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.pages import split_pages, without_page_starts
 from anchorgate.tools.tokens import ENCODING_NAME
 
 SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
@@ -168,20 +169,29 @@ def chunk_id(doc_id: str, position: int, text: str) -> str:
 
 
 def chunk_passages(passages: Iterable[Passage], settings: ChunkingSettings) -> list[Chunk]:
-    """All chunks of `passages` in order, without duplicate ids, titled with their section."""
+    """All chunks of `passages` in order, without duplicate ids, titled with their section.
+
+    A paged passage (a PDF, tools/pages.py) is cut at its pages first: no chunk spans two pages,
+    each records its `page` in its metadata and in its id (`report.pdf#p3#5:…`, so a bare id
+    still says where it came from). The page is not in the embedded title: inserting a page
+    leaves the other pages' vectors reusable.
+    """
     splitter = make_splitter(settings)
     chunks: list[Chunk] = []
     seen: set[str] = set()
     for passage in passages:
         pieces = [
-            (chunk_title(passage.title, section.path), piece.strip())
-            for section in sections(passage.text)
+            (page, chunk_title(passage.title, section.path), piece.strip())
+            for page, page_text in split_pages(passage)
+            for section in sections(page_text)
             for piece in splitter.split_text(section.text)
         ]
-        for position, (title, piece) in enumerate((t, p) for t, p in pieces if p):
-            cid = chunk_id(passage.id, position, piece)
+        metadata = without_page_starts(passage.metadata)
+        for position, (page, title, piece) in enumerate(p for p in pieces if p[2]):
+            cid = chunk_id(passage.id if page is None else f"{passage.id}#p{page}", position, piece)
             if cid in seen:
                 continue
             seen.add(cid)
-            chunks.append(Chunk(cid, passage.id, title, piece, passage.source, position, dict(passage.metadata)))
+            meta = dict(metadata) if page is None else {**metadata, "page": page}
+            chunks.append(Chunk(cid, passage.id, title, piece, passage.source, position, meta))
     return chunks

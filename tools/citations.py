@@ -63,10 +63,17 @@ def resolve_citations(answer: str, context: Sequence[dict[str, Any]]) -> tuple[l
             "source": by_number[n]["source"],
             "quote": best_quote(by_number[n]["text"], " ".join(texts)),
             "attributed": n in attributed,
+            **_page_of(by_number[n]),
         }
         for n, texts in claims.items()
     ]
     return citations, invalid
+
+
+def _page_of(passage: dict[str, Any]) -> dict[str, int]:
+    """`{"page": n}` for a passage from a paged document (a PDF page, 1-based), else nothing."""
+    page = (passage.get("metadata") or {}).get("page")
+    return {"page": page} if type(page) is int and page > 0 else {}
 
 
 def attribute_claim(claim: str, context: Sequence[dict[str, Any]]) -> int | None:

@@ -1,7 +1,10 @@
-"""Corpora: the built-in pydoc demo, a folder of .txt/.md/.html files, or a JSONL file.
+"""Corpora: the built-in pydoc demo, a folder of .txt/.md/.html/.pdf/.docx files, or a JSONL file.
 
-Unreadable, binary, oversized or non-text files inside a folder are skipped, counted and listed;
-the rest is still indexed. A missing path or a corpus with nothing indexable is an error.
+A PDF is one document whose pages are kept (tools/pages.py), so its chunks and citations carry
+page numbers; PDF and DOCX are read by langchain-community's loaders (tools/document_loaders.py).
+Unreadable, binary, oversized, non-text, encrypted, image-only or broken files inside a folder are
+skipped, counted and listed; the rest is still indexed. A missing path or a corpus with nothing
+indexable is an error.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ import lxml.etree
 import lxml.html
 
 from anchorgate.tools.chunking import find_headings
+from anchorgate.tools.document_loaders import DOCX_SUFFIXES, PDF_SUFFIXES, read_docx, read_pdf
 from anchorgate.tools.documents import Passage
 from anchorgate.tools.errors import CorpusError
+from anchorgate.tools.pages import PAGE_STARTS, join_pages
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".rst"}
 HTML_SUFFIXES = {".html", ".htm"}
 MAX_FILE_BYTES = 20 * 1024 * 1024  # larger files are skipped: a corpus file, not a data dump
+MAX_BINARY_DOCUMENT_BYTES = 200 * 1024 * 1024  # PDF/DOCX: mostly images and fonts, little text per MiB
 MAX_REPLACED_SHARE = 0.01  # more undecodable bytes than this and the file is not text
 
 
@@ -54,7 +60,7 @@ def load_corpus(spec: str) -> LoadedCorpus:
     if not corpus.passages:
         raise CorpusError(
             f"corpus {spec} has no indexable text; {skipped_summary(corpus.skipped)}",
-            "it needs .txt, .md or .html files, or JSONL lines with a 'text' field",
+            "it needs .txt, .md, .html, .pdf or .docx files, or JSONL lines with a 'text' field",
         )
     return corpus
 
@@ -98,7 +104,7 @@ def pydoc_title(name: str, text: str) -> str:
 
 
 def load_folder(root: Path) -> LoadedCorpus:
-    """Every text/Markdown/HTML file below `root`, in sorted path order."""
+    """Every text/Markdown/HTML/PDF/DOCX file below `root`, in sorted path order."""
     corpus = LoadedCorpus(str(root), [])
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         _add_file(path, root, corpus)
@@ -108,8 +114,11 @@ def load_folder(root: Path) -> LoadedCorpus:
 def _add_file(path: Path, root: Path, corpus: LoadedCorpus) -> None:
     relative = path.relative_to(root).as_posix()
     suffix = path.suffix.lower()
+    if suffix in PDF_SUFFIXES | DOCX_SUFFIXES:
+        _add_binary_document(path, relative, corpus)
+        return
     if suffix not in TEXT_SUFFIXES | HTML_SUFFIXES:
-        known = ", ".join(sorted(TEXT_SUFFIXES | HTML_SUFFIXES))
+        known = ", ".join(sorted(TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | DOCX_SUFFIXES))
         reason = f"unsupported file type {suffix or '(none)'} (wrong format: {known} are read)"
         corpus.skipped.append((relative, reason))
         return
@@ -124,6 +133,32 @@ def _add_file(path: Path, root: Path, corpus: LoadedCorpus) -> None:
         corpus.skipped.append((relative, "no text (empty)"))
         return
     corpus.passages.append(Passage(id=relative, title=title, text=text, source=str(path)))
+
+
+def _add_binary_document(path: Path, relative: str, corpus: LoadedCorpus) -> None:
+    """A PDF (its pages kept for citations) or a DOCX as one passage; skipped with the reason it is unusable."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        corpus.skipped.append((relative, f"unreadable: {exc.strerror or exc}"))
+        return
+    if size > MAX_BINARY_DOCUMENT_BYTES:
+        corpus.skipped.append((relative, f"too large ({_sizes(size, MAX_BINARY_DOCUMENT_BYTES)})"))
+        return
+    if path.suffix.lower() in PDF_SUFFIXES:
+        pages, problem = read_pdf(path)
+        if pages is None:
+            corpus.skipped.append((relative, problem))
+            return
+        text, starts = join_pages(pages)
+        passage = Passage(relative, path.stem, text, str(path), {PAGE_STARTS: starts})
+    else:
+        docx_text, problem = read_docx(path)
+        if docx_text is None:
+            corpus.skipped.append((relative, problem))
+            return
+        passage = Passage(relative, path.stem, docx_text, str(path))
+    corpus.passages.append(passage)
 
 
 def _read_text(path: Path) -> tuple[str | None, str]:

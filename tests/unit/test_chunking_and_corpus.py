@@ -126,14 +126,16 @@ def test_folder_corpus_skips_what_it_cannot_read(tmp_path: Path) -> None:
     (tmp_path / "e.txt").write_bytes("caf\xe9 ".encode("latin-1") * 50 + b"\xff\xfe" * 100)
     (tmp_path / "f.pdf").write_bytes(b"%PDF-1.4")
     (tmp_path / "g.txt").write_text("   \n", encoding="utf-8")
+    (tmp_path / "h.odt").write_bytes(b"PK\x03\x04")
     corpus = load_corpus(str(tmp_path))
     assert [p.id for p in corpus.passages] == ["a.txt", "c.html", "sub/b.md"]
     html = corpus.passages[1]
     assert html.title == "Gamma page" and "foxes" in html.text and "var x" not in html.text and "menu" not in html.text
     reasons = dict(corpus.skipped)
     assert reasons["d.txt"] == "binary file (wrong format)" and reasons["e.txt"] == "not UTF-8 text (wrong format)"
-    assert reasons["f.pdf"].startswith("unsupported file type .pdf (wrong format: .htm, .html, .markdown, .md")
+    assert reasons["f.pdf"].startswith("broken or truncated PDF (")  # PDFs are read (tests/unit/test_pdf_ingestion.py)
     assert reasons["g.txt"] == "no text (empty)"
+    assert reasons["h.odt"].startswith("unsupported file type .odt (wrong format: .docx, .htm, .html, .markdown, .md")
     assert corpus.identity == str(tmp_path.resolve())
 
 
