@@ -10,5 +10,5 @@ demo: setup
 
 test: setup
 	.venv/bin/ruff check anchorgate graph agents tools prompts eval tests bench
-	.venv/bin/mypy anchorgate graph agents tools eval
+	bash scripts/typecheck.sh
 	.venv/bin/pytest -q -p no:cacheprovider

@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import WorkerState
+from anchorgate.tools.documents import Chunk
 from anchorgate.tools.evidence import to_evidence
 from anchorgate.tools.selection import unique_by_content
 from anchorgate.tools.services import aservices_for
@@ -32,7 +33,9 @@ async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, An
         # Twice k fetched so that k remain once copies of one text in two documents are dropped.
         found_dense = await asyncio.to_thread(dense_hits, config, services, vector, 2 * config.retrieval_k)
         unique, _ = unique_by_content(found_dense, lambda hit: hit[0].text)
-        hits = [(chunk, score, score, None) for chunk, score in unique[: config.retrieval_k]]
+        hits: list[tuple[Chunk, float, float | None, float | None]] = [
+            (chunk, score, score, None) for chunk, score in unique[: config.retrieval_k]
+        ]
     else:
         searcher = await asyncio.to_thread(searcher_for, config, services)  # the first call builds or syncs it
         found = await asyncio.to_thread(

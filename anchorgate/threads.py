@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -59,7 +60,7 @@ async def writer(config: Config, thread_id: str, *, memory: bool = False) -> Asy
             yield saver
 
 
-def run_config(config: Config, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
+def run_config(config: Config, thread_id: str, checkpoint_id: str | None = None) -> RunnableConfig:
     """The LangGraph RunnableConfig of a run: thread (and checkpoint), step limit, settings in metadata."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
@@ -185,7 +186,8 @@ async def resume(base: Config, thread_id: str) -> dict[str, Any]:
         stream = graph.astream(
             None, run_config(config, thread_id), context=config, stream_mode=["tasks", "values"], durability="sync"
         )
-        async for mode, chunk in stream:
+        async for mode, part in stream:
+            chunk: Any = part  # a dict per stream mode; LangGraph's v1 stream type does not say so
             if mode == "values":
                 result = chunk
             elif "result" in chunk or "error" in chunk:  # a task that ran (not its start, not kept writes)

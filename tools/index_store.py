@@ -62,7 +62,7 @@ class DenseIndex:
     choice: str = ""
     """How its embedding model was chosen, for `anchorgate index` (languages → model; tools/services)."""
 
-    def search(self, query_vector: Sequence[float], k: int) -> list[tuple[int, float]]:
+    def search(self, query_vector: Sequence[float] | np.ndarray, k: int) -> list[tuple[int, float]]:
         """(row, cosine) of the k nearest chunks; ties broken by row for determinism."""
         k = min(k, len(self.chunks))
         if k <= 0:
