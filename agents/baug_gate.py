@@ -10,40 +10,13 @@ from anchorgate.agents.intake import run_settings
 from anchorgate.agents.signal_meter import draft_key
 from anchorgate.graph.config import Config
 from anchorgate.graph.gate import decide
+from anchorgate.graph.signals import LOGGED_SIGNALS
 from anchorgate.graph.state import State
-
-LOGGED_SIGNALS = (
-    "overlap",
-    "overlap_delta",
-    "novelty",
-    "coverage",
-    "coverage_delta",
-    "missing_anchors",
-    "retrieval_confidence",
-    "gen_confidence",
-    "gen_uncertain",
-    "answer_confidence",
-    "answer_uncertain",
-    "uncertainty_off",
-    "abstain_p",
-    "unsure",
-    "judge_label",
-    "tokens_left",
-    "rounds_left",
-    "idk",
-    "draft_status",
-    "non_answer",
-    "quote_verified",
-    "answer_grounding",
-    "top_relevance",
-    "answer_type_present",
-    "evidence_strong",
-)
 
 
 async def gate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """Decision and reason for this round, with the signals that produced it, into the gate log."""
-    signals = dict(state["signals"])
+    signals = state["signals"].copy()
     judge = state.get("judge") or {}
     if judge.get("draft_key") == draft_key(state.get("draft", "")):
         signals["judge_label"] = judge.get("label")  # the judge ran after the signals were measured

@@ -14,6 +14,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
+from anchorgate.graph.signals import GateDecision
 from anchorgate.graph.state import State
 from anchorgate.tools.answer_text import IDK_ANSWER, strip_citations
 from anchorgate.tools.citations import resolve_citations
@@ -53,6 +54,8 @@ def _telemetry(state: State, config: Config, decision: str, reason: str, extra: 
         "draft": state.get("draft", ""),
         "draft_structure": state.get("draft_structure"),
         "hyde": state.get("hyde_text", ""),
+        "round_plans": state.get("round_plans", []),
+        "rewrites": state.get("rewrite_log", []),
         **extra,
     }
 
@@ -63,13 +66,13 @@ def with_verified_quotes(citations: list[dict[str, Any]], structure: dict[str, A
     return [{**c, "quote": found[c["n"]], "verified": True} if c["n"] in found else c for c in citations]
 
 
-def _outcome(state: State) -> tuple[dict[str, Any], dict[str, Any] | None, list[dict[str, Any]]]:
+def _outcome(state: State) -> tuple[GateDecision, dict[str, Any] | None, list[dict[str, Any]]]:
     """(the final decision, the LLM fault or None, the gate log entry the fault adds)."""
     gate = state.get("gate_decision") or {"action": "ABSTAIN", "reason": "ABSTAIN_NO_DECISION"}
     fault = recorded_fault(state.get("calls", []))
     if fault is None:
         return gate, None, []
-    decision = {"action": "ABSTAIN", "reason": fault["reason"]}
+    decision: GateDecision = {"action": "ABSTAIN", "reason": fault["reason"]}
     entry = {"round": state.get("round", 0), "pass": state.get("pass_no", 0), **decision, "signals": {}, "fault": fault}
     return decision, fault, [entry]
 
@@ -80,7 +83,9 @@ async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     started = time.perf_counter()
     gate, fault, fault_entry = _outcome(state)
     decision, reason = gate["action"], gate["reason"]
-    answer, citations, invalid, dropped = IDK_ANSWER, [], [], 0
+    answer, dropped = IDK_ANSWER, 0
+    citations: list[dict[str, Any]] = []
+    invalid: list[int] = []
     if decision == "STOP":
         answer = state.get("draft", "")
         if config.drop_unsupported:

@@ -14,7 +14,7 @@ Two answer styles (`Config.answer_style`):
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -48,7 +48,7 @@ async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
     return {"draft": repaired, "citation_repairs": repairs} if repairs else {"draft": text}
 
 
-def quoted_update(text: str, context: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def quoted_update(text: str, context: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The draft and its checked structure for a quote-then-answer reply (never raises)."""
     parsed = check_quotes(parse_draft(text), context)
     structure = {**parsed.as_dict(), "grounding": answer_grounding(parsed, context), "raw": text[:2000]}
@@ -82,7 +82,7 @@ def quoted_messages(config: Config, documents: str, question: str, user_template
 async def quoted_call(
     state: State,
     config: Config,
-    passages: Sequence[dict[str, Any]],
+    passages: Sequence[Mapping[str, Any]],
     documents: str,
     *,
     stage: str,

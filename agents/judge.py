@@ -13,6 +13,10 @@ when its answer agrees with that verified, quoted answer (`answer_agreement` ≥
 first token's candidates: SUPPORTED at or above `judge_accept_p`, else UNSUPPORTED (confidence =
 that probability). The packaged model labels nearly everything PARTIAL under the three-way
 prompt, while its yes/no probabilities do rank right answers above hallucinated ones.
+
+Whatever the style, the answer's own words are checked first (`judge_grounding_min`,
+tools/answer_grounding.py): an answer that brings words none of the judged passages holds is
+UNSUPPORTED without a call, and the LLM is asked only about grounded answers.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -29,8 +34,9 @@ from pydantic import BaseModel
 from anchorgate.agents.generator import quoted_call
 from anchorgate.agents.signal_meter import draft_key
 from anchorgate.graph.config import Config
-from anchorgate.graph.state import State
+from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
+from anchorgate.tools.answer_grounding import answer_grounding
 from anchorgate.tools.answer_text import cited_numbers, strip_citations
 from anchorgate.tools.confidence import yes_probability
 from anchorgate.tools.evidence import to_chunk
@@ -104,12 +110,38 @@ def reask_message(config: Config) -> HumanMessage:
     return HumanMessage(render(PROMPTS[config.judge_style][2], config.prompt_overrides))
 
 
+Ask = Callable[[list[BaseMessage]], Awaitable[CallOutcome]]
+
+
+async def ask_for_verdict(
+    config: Config, messages: list[BaseMessage], ask: Ask
+) -> tuple[JudgeVerdict | None, list[dict[str, Any]]]:
+    """The judge's one loop (the graph node and `eval.judge_check`): ask, read the verdict under the
+    configured style, and re-ask at most `judge_retries` times while the reply names none.
+
+    The verdict is None when no reply named one or a call was not made (`reply` None: budget or
+    fault); the records are each call's, with its `attempt`.
+    """
+    verdict: JudgeVerdict | None = None
+    records: list[dict[str, Any]] = []
+    for attempt in range(config.judge_retries + 1):
+        outcome = await ask(messages)
+        records.append({**outcome.record, "attempt": attempt})
+        if outcome.reply is None:
+            break
+        verdict = read_verdict(config, outcome.text, outcome.logprobs, outcome.first_tokens)
+        if verdict is not None:
+            break
+        messages = [*messages, AIMessage(outcome.text), reask_message(config)]
+    return verdict, records
+
+
 def judged_passages(state: State, max_tokens: int) -> str:
     """The passages the draft cites (all of the context when it cites none), packed to a cap."""
     return pack_context([to_chunk(p) for p in judged_context(state)], max_tokens).text
 
 
-def judged_context(state: State) -> list[dict[str, Any]]:
+def judged_context(state: State) -> list[Evidence]:
     """The passages the draft cites (all of the context when it cites none)."""
     numbers = set(cited_numbers(state.get("draft", "")))
     context = state.get("context", [])
@@ -117,7 +149,7 @@ def judged_context(state: State) -> list[dict[str, Any]]:
 
 
 def quote_verdict(
-    proposed: str, reply: str, passages: list[dict[str, Any]], question: str, accept: float
+    proposed: str, reply: str, passages: Sequence[Mapping[str, Any]], question: str, accept: float
 ) -> JudgeVerdict:
     """SUPPORTED when the proposal agrees with the reader's own verified, quoted answer."""
     extracted = check_quotes(parse_draft(reply), passages)
@@ -157,22 +189,24 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """One judgement of the current draft (plus at most `judge_retries` re-asks when unparseable)."""
     config = runtime.context
     started = time.perf_counter()
+    grounding = answer_grounding(state.get("draft", ""), judged_context(state))
+    if grounding < config.judge_grounding_min:
+        return _ungrounded(state, grounding, started)
     if config.judge_style == "quote":
-        return await _quote_judge(state, config, started)
+        update = await _quote_judge(state, config, started)
+        update["judge"]["grounding"] = grounding
+        return update
     documents = judged_passages(state, config.judge_context_tokens)
     messages = judge_messages(config, documents, state["question"], state.get("draft", ""))
-    usage, records = dict(state.get("usage", {})), []
-    verdict: JudgeVerdict | None = None
-    for attempt in range(config.judge_retries + 1):
-        outcome = await _ask(messages, config, usage)
-        records.append({**outcome.record, "attempt": attempt})
+    usage = dict(state.get("usage", {}))
+
+    async def ask(asked: list[BaseMessage]) -> CallOutcome:
+        nonlocal usage  # each re-ask is budgeted after the calls before it
+        outcome = await _ask(asked, config, usage)
         usage = add_usage(usage, spend_update(outcome.record))
-        if outcome.reply is None:
-            break
-        verdict = read_verdict(config, outcome.text, outcome.logprobs, outcome.first_tokens)
-        if verdict is not None:
-            break
-        messages = [*messages, AIMessage(outcome.text), reask_message(config)]
+        return outcome
+
+    verdict, records = await ask_for_verdict(config, messages, ask)
     spend: dict[str, dict[str, int]] = {}
     for record in records:
         spend = add_usage(spend, spend_update(record))
@@ -180,6 +214,7 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "label": verdict.label if verdict else None,
         "confidence": verdict.confidence if verdict else None,
         "error": None if verdict else (records[-1].get("skipped") or "JUDGE_MALFORMED"),
+        "grounding": grounding,
         "draft_key": draft_key(state.get("draft", "")),
         "pass_no": state.get("pass_no", 1),
     }
@@ -190,6 +225,14 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "usage": spend,
         "latency": {"judge": time.perf_counter() - started},
     }
+
+
+def _ungrounded(state: State, grounding: float, started: float) -> dict[str, Any]:
+    """UNSUPPORTED without a call: the answer's own words are not in the judged passages."""
+    result = {"label": "UNSUPPORTED", "confidence": grounding, "error": None, "grounding": grounding,
+              "draft_key": draft_key(state.get("draft", "")), "pass_no": state.get("pass_no", 1)}  # fmt: skip
+    return {"judge": result, "judge_calls": state.get("judge_calls", 0) + 1,
+            "latency": {"judge": time.perf_counter() - started}}  # fmt: skip
 
 
 async def _ask(messages: list[BaseMessage], config: Config, usage: dict[str, dict[str, int]]) -> CallOutcome:

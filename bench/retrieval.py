@@ -24,6 +24,7 @@ is timed separately. The scale test pools NQ + HotpotQA + ClapNQ + SQuAD-id + No
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
@@ -42,10 +43,10 @@ from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
 from anchorgate.tools.datasets import QAItem, load_dataset
 from anchorgate.tools.documents import Passage, ScoredChunk
 from anchorgate.tools.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
-from anchorgate.tools.hybrid import HybridSearcher, select_hits
+from anchorgate.tools.hybrid import HybridHit, HybridSearcher
 from anchorgate.tools.index import MANIFEST_FILE, build_or_load, corpus_fingerprint, index_key
 from anchorgate.tools.retrieval_metrics import all_gold_in_top_k, dedupe, ndcg_at_k, recall_at_k, reciprocal_rank
-from anchorgate.tools.selection import SelectionSettings
+from anchorgate.tools.selection import SelectionResult, SelectionSettings, select
 
 REPO = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("ANCHORGATE_DATASETS", REPO.parent / "shared" / "datasets"))
@@ -207,6 +208,30 @@ def evaluate_modes(
     for name, settings in SELECTIONS.items():
         results[name] = evaluate_selection(searcher, items, vectors, settings, multi_gold)
     return results
+
+
+def select_hits(
+    searcher: HybridSearcher,
+    question: str,
+    hits: Sequence[HybridHit],
+    anchors: Sequence[str] = (),
+    settings: SelectionSettings | None = None,
+) -> SelectionResult:
+    """`tools.selection.select` over hybrid hits: relevance × prior as score, stored vectors for MMR,
+    and the per-source cap keyed on the chunk's `domain` metadata, else on its document (a `source`
+    shared by many documents is a dataset name here: "hotpotqa", "nq-oracle"). The graph selects in
+    `agents/fuse_and_select.py`; this benchmark selects straight from one search's hits."""
+    candidates = []
+    for hit in hits:
+        chunk = hit.chunk
+        if not chunk.metadata.get("domain"):
+            chunk = dataclasses.replace(chunk, metadata={**chunk.metadata, "domain": chunk.doc_id})
+        candidates.append(ScoredChunk(chunk, hit.relevance * hit.prior, hit.dense, hit.sparse, hit.rank))
+    vectors = searcher.vectors([hit.row for hit in hits]) if hits else None
+    result = select(question, candidates, embeddings=vectors, anchors=anchors, settings=settings)
+    originals = {hit.chunk.id: hit for hit in hits}
+    selected = [dataclasses.replace(originals[s.chunk.id], score=s.score) for s in result.selected]
+    return dataclasses.replace(result, selected=selected)
 
 
 def evaluate_selection(

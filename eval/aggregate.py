@@ -8,6 +8,9 @@ Conventions (also printed in report.md):
   questions only. The acceptance check uses `overlap_mean`, which abstaining cannot inflate.
 * "IDK → supported": the baseline abstained, the preset answered, the answer is correct (CRAG
   correctness) and supported (overlap ≥ `SUPPORTED_OVERLAP`).
+* Round plans and guarded rewrites (`round_strategies`, `rewrites_*`) count what the telemetry
+  logged: one plan per retrieval round planned (strategy `none` = a round the planner did not
+  spend), one rewrite per query-rewriter call, rejected ones by the guard's reason.
 * A question whose run hit an LLM fault (`llm_fault` in its record: the server was unavailable,
   rate limited, timed out or sent a malformed reply) is not model output. It is counted in
   `questions` and `llm_faults` and left out of every other number: F1, EM, CRAG, overlap, the
@@ -58,6 +61,20 @@ def llm_calls(record: Record) -> int:
     return sum(int(c.get("calls", 0)) for c in record["tokens"].get("by_stage", {}).values())
 
 
+def round_plan_counts(records: Sequence[Record]) -> dict[str, Any]:
+    """Planned rounds by strategy, and guarded rewrites attempted, accepted and rejected by reason."""
+    plans = [p for r in records for p in (r.get("telemetry") or {}).get("round_plans") or []]
+    rewrites = [w for r in records for w in (r.get("telemetry") or {}).get("rewrites") or []]
+    rejected = Counter(str(w.get("reason")) for w in rewrites if not w.get("accepted"))
+    return {
+        "round_strategies": dict(sorted(Counter(str(p.get("strategy")) for p in plans).items())),
+        "rounds_not_spent": sum(p.get("strategy") == "none" for p in plans),
+        "rewrites_attempted": len(rewrites),
+        "rewrites_accepted": sum(bool(w.get("accepted")) for w in rewrites),
+        "rewrite_rejections": dict(sorted(rejected.items())),
+    }
+
+
 def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
     """Every per-run metric of one preset; LLM faults are counted apart and enter no other number."""
     faults = [r for r in all_records if is_llm_fault(r)]
@@ -106,6 +123,7 @@ def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
         "unsupported_claims": sum(r["claims"] - r["claims_supported"] for r in answered),
         "stop_reasons": dict(sorted(Counter(r["reason"] for r in records).items())),
         "round2_share": _r(sum(int(r.get("rounds") or 0) >= 2 for r in records) / len(records)) if records else None,
+        **round_plan_counts(records),
         "errors": sum(r["decision"] == "ERROR" for r in records),
         "llm_calls": calls,
         "llm_calls_from_cache": cached,

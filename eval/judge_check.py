@@ -1,7 +1,7 @@
 """How good is the judge? HaluEval QA: accept the right answer, reject the hallucinated one.
 
-For each HaluEval item the judge (the judge node's prompts, verdict reader and single re-ask for
-the configured `judge_style`: `agents.judge.judge_messages` / `read_verdict`) sees the item's
+For each HaluEval item the judge (the judge node's prompts, verdict reader and re-ask loop for
+the configured `judge_style`: `agents.judge.judge_messages` / `ask_for_verdict`) sees the item's
 knowledge passage, the question and, in two separate calls, the right answer and the
 hallucinated answer.
 
@@ -24,19 +24,20 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, BaseMessage
 
 from anchorgate.agents.generator import QUOTED_STOPS, quoted_messages
-from anchorgate.agents.judge import JUDGE_MAX_TOKENS, judge_messages, quote_verdict, read_verdict, reask_message
+from anchorgate.agents.judge import JUDGE_MAX_TOKENS, ask_for_verdict, judge_messages, quote_verdict
 from anchorgate.api import resolve_config
 from anchorgate.eval.errors import EvalDataError
 from anchorgate.eval.llm_cache import SqliteJsonCache
 from anchorgate.eval.runner import cache_file, cache_namespace, load_eval_dataset
 from anchorgate.graph.config import Config
+from anchorgate.tools.answer_grounding import answer_grounding
 from anchorgate.tools.datasets import QAItem
 from anchorgate.tools.documents import Chunk
 from anchorgate.tools.llm import load_chat_model
-from anchorgate.tools.llm_calls import first_token_candidates
+from anchorgate.tools.llm_calls import CallOutcome
 from anchorgate.tools.llm_faults import with_client_limits
 from anchorgate.tools.packing import pack_context
 from anchorgate.tools.quoted_draft import draft_grammar
@@ -56,23 +57,23 @@ def _documents(item: QAItem, config: Config) -> str:
 async def judge_once(
     model: BaseChatModel, config: Config, documents: str, question: str, answer: str
 ) -> dict[str, Any]:
-    """One verdict (with the judge's re-ask on an unparseable reply) and its token usage."""
-    messages = judge_messages(config, documents, question, answer)
-    prompt = completion = 0
-    label: str | None = None
-    confidence: float | None = None
-    for _attempt in range(config.judge_retries + 1):
+    """One verdict (the judge node's loop: a re-ask on an unparseable reply) and its token usage.
+
+    Unbudgeted and unguarded on purpose: the check measures the judge, and a failed call raises
+    (the check stops on it, `eval.cli`)."""
+
+    async def ask(messages: list[BaseMessage]) -> CallOutcome:
         reply = await model.ainvoke(messages, max_tokens=JUDGE_MAX_TOKENS)
-        record = usage_record("judge", messages, reply)
-        prompt, completion = prompt + record["prompt"], completion + record["completion"]
-        logprobs = reply.response_metadata.get("logprobs")
-        logprobs = logprobs if isinstance(logprobs, list) else None
-        verdict = read_verdict(config, str(reply.content), logprobs, first_token_candidates(reply))
-        if verdict is not None:
-            label, confidence = verdict.label, verdict.confidence
-            break
-        messages = [*messages, AIMessage(str(reply.content)), reask_message(config)]
-    return {"label": label, "confidence": confidence, "prompt": prompt, "completion": completion}
+        message = reply if isinstance(reply, AIMessage) else AIMessage(content=str(reply.content))
+        return CallOutcome(message, usage_record("judge", messages, reply))
+
+    verdict, records = await ask_for_verdict(config, judge_messages(config, documents, question, answer), ask)
+    return {
+        "label": verdict.label if verdict else None,
+        "confidence": verdict.confidence if verdict else None,
+        "prompt": sum(r["prompt"] for r in records),
+        "completion": sum(r["completion"] for r in records),
+    }
 
 
 def _rate(hits: int, total: int) -> float | None:
@@ -114,11 +115,9 @@ async def quote_judge_pair(
     model: BaseChatModel, config: Config, item: QAItem, answers: tuple[str, str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """`judge_style=quote`: one quoted extraction per item, then both answers checked against it."""
-    passages = [{"n": n, "title": p.title, "text": p.text} for n, p in enumerate(item.passages, start=1)] or [
-        {"n": 1, "title": "", "text": str(item.extra.get("knowledge", ""))}
-    ]
+    passages = passage_dicts(item)
     messages = quoted_messages(config, _documents(item, config), item.question, "answer_quoted_user")
-    grammar = {"grammar": draft_grammar(passages)} if getattr(model, "supports_grammar", False) else {}
+    grammar: dict[str, Any] = {"grammar": draft_grammar(passages)} if getattr(model, "supports_grammar", False) else {}
     reply = await model.ainvoke(messages, max_tokens=config.max_output_tokens, stop=list(QUOTED_STOPS), **grammar)
     record = usage_record("judge", messages, reply)
     results = []
@@ -130,15 +129,38 @@ async def quote_judge_pair(
     return results[0], results[1]
 
 
+def passage_dicts(item: QAItem) -> list[dict[str, Any]]:
+    """The item's passages (its knowledge string when it has none), numbered as the judge sees them."""
+    return [{"n": n, "title": p.title, "text": p.text} for n, p in enumerate(item.passages, start=1)] or [
+        {"n": 1, "title": "", "text": str(item.extra.get("knowledge", ""))}
+    ]
+
+
+def _ungrounded(grounding: float) -> dict[str, Any]:
+    """The judge node's verdict on an answer whose words are not in the passages: no call made."""
+    return {"label": "UNSUPPORTED", "confidence": grounding, "prompt": 0, "completion": 0}
+
+
 async def _judge_item(
     model: BaseChatModel, config: Config, item: QAItem, hallucinated: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    if config.judge_style == "quote":
-        return await quote_judge_pair(model, config, item, (item.answers[0], hallucinated))
-    documents = _documents(item, config)
-    right = await judge_once(model, config, documents, item.question, item.answers[0])
-    wrong = await judge_once(model, config, documents, item.question, hallucinated)
-    return right, wrong
+    """Both answers' verdicts, each with its grounding; an ungrounded answer costs no call, as in the node."""
+    answers = (item.answers[0], hallucinated)
+    groundings = [answer_grounding(answer, passage_dicts(item)) for answer in answers]
+    grounded = [g >= config.judge_grounding_min for g in groundings]
+    if config.judge_style == "quote" and any(grounded):
+        verdicts = list(await quote_judge_pair(model, config, item, answers))
+    else:
+        documents = _documents(item, config)
+        verdicts = [await judge_once(model, config, documents, item.question, answer) if ok else {}
+                    for answer, ok in zip(answers, grounded, strict=True)]  # fmt: skip
+    for n, grounding in enumerate(groundings):
+        verdict = verdicts[n]
+        if not grounded[n]:  # keeps the tokens of a quote call made for the other answer
+            verdict = {**_ungrounded(grounding), "prompt": verdict.get("prompt", 0),
+                       "completion": verdict.get("completion", 0)}  # fmt: skip
+        verdicts[n] = {**verdict, "grounding": grounding}
+    return verdicts[0], verdicts[1]
 
 
 async def _judge_all(
@@ -157,6 +179,7 @@ async def _judge_all(
         rows.append({
             "id": item.id, "right": right["label"], "hallucinated": wrong["label"],
             "right_confidence": right["confidence"], "hallucinated_confidence": wrong["confidence"],
+            "right_grounding": right["grounding"], "hallucinated_grounding": wrong["grounding"],
             **({"extraction": right["extraction"]} if "extraction" in right else {}),
         })  # fmt: skip
     return rows, tokens

@@ -13,18 +13,15 @@ from typing import Any
 from anchorgate.eval.corpora import Bundle
 from anchorgate.eval.metrics import QuestionScore, score_question
 from anchorgate.graph.config import Config
+from anchorgate.graph.signals import RECORDED_SIGNALS
 from anchorgate.tools.datasets import QAItem
 from anchorgate.tools.support import support_report
 
 TELEMETRY_KEYS = (
     "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
     "invalid_citations", "citation_repairs", "question_type", "evidence_seen", "overflow", "passes",
-    "draft_structure",
+    "draft_structure", "round_plans", "rewrites",
 )  # fmt: skip
-# gate signals kept per decision, so thresholds (refusal, retry strength) can be chosen from records
-GATE_SIGNALS = ("abstain_p", "top_relevance", "evidence_strong", "answer_type_present", "draft_status",
-                "quote_verified", "answer_grounding", "overlap", "coverage", "gen_confidence",
-                "answer_confidence")  # fmt: skip
 
 
 def _overlap(answer: dict[str, Any], abstained: bool, bundle: Bundle, config: Config) -> tuple[float, int, int]:
@@ -89,10 +86,13 @@ def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bund
 
 
 def _telemetry_subset(telemetry: dict[str, Any]) -> dict[str, Any]:
-    """What explains a decision, without the bulky parts (drafts, highlights, claim texts)."""
+    """What explains a decision, without the bulky parts (drafts, highlights, claim texts).
+
+    Each gate decision keeps the signals declared "record" in `graph/signals.py`, so thresholds
+    (refusal, retry strength) can be chosen from records."""
     subset = {key: telemetry[key] for key in TELEMETRY_KEYS if key in telemetry}
     subset["gate"] = [{"round": g.get("round"), "action": g.get("action"), "reason": g.get("reason"),
-                       **{k: (g.get("signals") or {}).get(k) for k in GATE_SIGNALS}}
+                       **{k: (g.get("signals") or {}).get(k) for k in RECORDED_SIGNALS}}
                       for g in telemetry.get("gate", [])]  # fmt: skip
     subset["calls"] = [
         {k: c.get(k) for k in ("stage", "prompt", "completion", "source", "skipped", "fault", "attempts") if k in c}

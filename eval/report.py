@@ -131,7 +131,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Path], title: str) -> s
         lines += [f"Note: some LLM calls were answered from the on-disk LLM cache ({shares} of calls); tokens and "
                   "answers are those of the original calls, but latency is not model latency there.", ""]  # fmt: skip
     lines += _faults_section(metrics) + _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
-    lines += _reasons_section(presets) + _worst_section(metrics)
+    lines += _reasons_section(presets) + _rounds_section(presets) + _worst_section(metrics)
     lines += ["## Conventions", "",
               "F1/EM: SQuAD v1.1 normalization, best over aliases, abstention = 0, answerable items with gold only. "
               "CRAG: +1 correct (exact/alias match or gold contained in a short answer), 0 abstain, −1 otherwise. "
@@ -195,6 +195,25 @@ def _reasons_section(presets: dict[str, dict[str, Any]]) -> list[str]:
     reasons = sorted({r for s in presets.values() for r in s["stop_reasons"]})
     rows = [[_cell(r, 60), *(str(presets[n]["stop_reasons"].get(r, 0)) for n in presets)] for r in reasons]
     return ["## Stop reasons", "", *_table(["reason", *presets], rows), ""]
+
+
+def _rounds_section(presets: dict[str, dict[str, Any]]) -> list[str]:
+    """Planned rounds by strategy and guarded rewrites by outcome, per preset (graph/round_strategy.py)."""
+    lines = ["## Round plans and guarded rewrites", ""]
+    strategies = sorted({k for s in presets.values() for k in s.get("round_strategies", {})})
+    reasons = sorted({k for s in presets.values() for k in s.get("rewrite_rejections", {})})
+    if not strategies and not any(s.get("rewrites_attempted") for s in presets.values()):
+        return [*lines, "No retrieval round beyond the first was planned.", ""]
+    rows = [[f"rounds planned: {name}" + (" (not spent)" if name == "none" else ""),
+             *(str(s.get("round_strategies", {}).get(name, 0)) for s in presets.values())]
+            for name in strategies]  # fmt: skip
+    rows.append(["rewrites attempted", *(str(s.get("rewrites_attempted", 0)) for s in presets.values())])
+    rows.append(["rewrites accepted", *(str(s.get("rewrites_accepted", 0)) for s in presets.values())])
+    rows += [[f"rejected: {reason}", *(str(s.get("rewrite_rejections", {}).get(reason, 0)) for s in presets.values())]
+             for reason in reasons]  # fmt: skip
+    note = ("A rejected rewrite never searched: its round asked the question itself, or HyDE's passage where the "
+            "plan named HyDE as the fallback.")  # fmt: skip
+    return [*lines, *_table(["", *presets], rows), "", note, ""]
 
 
 def _worst_section(metrics: dict[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ from anchorgate.agents.generator import generate
 from anchorgate.agents.hyde_writer import write_hyde
 from anchorgate.agents.intake import intake
 from anchorgate.agents.judge import judge
+from anchorgate.agents.query_rewriter import rewrite_query
 from anchorgate.agents.reflector import reflect
 from anchorgate.agents.retriever_worker import retrieve
 from anchorgate.agents.round_planner import plan_round
@@ -46,6 +47,7 @@ def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> Compile
     builder.add_node("judge", judge)
     builder.add_node("gate", gate)
     builder.add_node("round_planner", plan_round)
+    builder.add_node("query_rewriter", rewrite_query)
     builder.add_node("hyde_writer", write_hyde)
     builder.add_node("reflector", reflect)
     builder.add_node("finalizer", finalize)
@@ -59,7 +61,9 @@ def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> Compile
     builder.add_conditional_edges("signals", after_signals, {"judge": "judge", "gate": "gate"})
     builder.add_edge("judge", "gate")
     builder.add_conditional_edges("gate", after_gate, BAUG_PATHS)
-    builder.add_conditional_edges("round_planner", after_planning, ["hyde_writer", "retriever_worker"])
+    after_rewrite = ["hyde_writer", "retriever_worker", "finalizer"]
+    builder.add_conditional_edges("round_planner", after_planning, ["query_rewriter", *after_rewrite])
+    builder.add_conditional_edges("query_rewriter", after_planning, after_rewrite)
     builder.add_conditional_edges("hyde_writer", send_workers, ["retriever_worker"])
     builder.add_edge("reflector", "signals")
     builder.add_edge("finalizer", END)

@@ -24,6 +24,7 @@ FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
 AnswerStyle = Literal["free", "quoted", "auto"]
 UncertainAnswerPolicy = Literal["off", "retrieve", "abstain"]
+Round2Strategy = Literal["hyde", "rewrite", "auto"]
 
 
 def _f(default: Any, description: str) -> Any:
@@ -114,6 +115,11 @@ class Config:
         " quote = the reader answers again with a verified quote and the draft must agree (score vs judge_accept_p).",
     )
     judge_accept_p: float = _f(0.3, "yes_no judge: P(YES) / (P(YES) + P(NO)) at or above this is SUPPORTED.")
+    judge_grounding_min: float = _f(
+        0.0,
+        "Before any LLM call the judge checks the answer's own words against the judged passages"
+        " (tools/answer_grounding.py): a share below this is UNSUPPORTED with no call (0 = off).",
+    )
     judge_max_calls: int = _f(1, "Most judge calls per question.")
     novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.")
     support_threshold: float = _f(0.5, "Claim support score (0.6 lexical + 0.4 semantic) that counts as supported.")
@@ -125,6 +131,26 @@ class Config:
     factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
+    round2_strategy: Round2Strategy = _f(
+        "hyde",
+        "What a new retrieval round asks besides one worker per missing anchor (graph/round_strategy.py):"
+        " hyde = the question, through HyDE in round 2 when use_hyde is on (the behaviour before this setting);"
+        " rewrite = a guarded LLM rewrite of the question, the question itself when the guard rejects it;"
+        " auto = chosen from the signals: a rewrite for a missing anchor or an uncertain answer, HyDE for low"
+        " support with every anchor covered (a rewrite when use_hyde is off), and no round at all when the model"
+        " declined on strong evidence (the gate then decides as if no round were left).",
+    )
+    rewrite_min_similarity: float = _f(
+        0.9, "Guarded rewrite: cosine to the question (the index's embedding model) needed to keep it (seed 001)."
+    )
+    rewrite_top_distance_margin: float = _f(
+        0.15,
+        "Guarded rewrite: how much farther (cosine distance) its best dense hit may be than the question's (seed 001).",
+    )
+    rewrite_min_source_jaccard: float = _f(
+        0.2,
+        "Guarded rewrite: Jaccard overlap of the documents it and the question retrieve needed to keep it (seed 001).",
+    )
     dragin_threshold: float = _f(0.5, "Generation confidence (1 - normalised entropy) below = uncertain.")
     answer_uncertainty_threshold: float = _f(
         0.87,
@@ -220,9 +246,12 @@ class Config:
             raise ConfigError(f"mmr_redundancy_floor must be below 1.0 (got {self.mmr_redundancy_floor})")
         if self.dense_weight > 1.0:
             raise ConfigError(f"dense_weight is a share, at most 1.0 (got {self.dense_weight})")
-        for name in ("abstain_p_max", "judge_accept_p"):
+        for name in ("abstain_p_max", "judge_accept_p", "judge_grounding_min"):
             if getattr(self, name) > 1.0:
-                raise ConfigError(f"{name} is a probability, at most 1.0 (got {getattr(self, name)})")
+                raise ConfigError(f"{name} is a probability or a share, at most 1.0 (got {getattr(self, name)})")
+        for name in ("rewrite_min_similarity", "rewrite_min_source_jaccard"):
+            if getattr(self, name) > 1.0:
+                raise ConfigError(f"{name} is a similarity, at most 1.0 (got {getattr(self, name)})")
         if self.max_rounds < 1:
             raise ConfigError("max_rounds must be at least 1")
 

@@ -3,7 +3,8 @@
 `decide(signals, config)` returns one of STOP, RETRIEVE_MORE, REFLECT, ABSTAIN with a reason.
 It reads only numbers the signals node measured (support overlap, anchor coverage, novelty,
 judge verdict, generation confidence, tokens and rounds left); it changes nothing. The graph's
-router reads the decision the gate node stored, so routing is a pure function of state.
+router reads the decision the gate node stored, so routing is a pure function of state. The signals,
+actions and reasons are declared once, in `graph/signals.py`.
 
 Reasons:
   STOP_OVERLAP_OK            overlap ≥ τ (or the judge confirmed a gray-zone overlap), every
@@ -40,17 +41,11 @@ Reasons:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
-
 from anchorgate.graph.config import Config
-
-Action = Literal["STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN"]
-ACTIONS: tuple[Action, ...] = ("STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN")
-Decision = tuple[Action, str]
+from anchorgate.graph.signals import Decision, GateReason, JudgeLabel, Signals
 
 
-def decide(signals: Mapping[str, Any], config: Config) -> Decision:
+def decide(signals: Signals, config: Config) -> Decision:
     """The gate's action and reason for the current round."""
     if config.gate == "none":
         return _single_pass(signals)
@@ -72,7 +67,7 @@ def decide(signals: Mapping[str, Any], config: Config) -> Decision:
     return _final(signals, config, judge, anchors_ok)
 
 
-def _single_pass(signals: Mapping[str, Any]) -> Decision:
+def _single_pass(signals: Signals) -> Decision:
     if not signals["has_context"]:
         return "ABSTAIN", "ABSTAIN_NO_EVIDENCE"
     if not signals["has_draft"] and signals["budget_skipped"]:
@@ -82,7 +77,7 @@ def _single_pass(signals: Mapping[str, Any]) -> Decision:
     return "STOP", "STOP_SINGLE_PASS"
 
 
-def _supported(signals: Mapping[str, Any], config: Config, judge: str | None) -> bool:
+def _supported(signals: Signals, config: Config, judge: JudgeLabel | None) -> bool:
     """Overlap at τ, or in the gray zone with the judge's explicit OK; never against the judge."""
     if _declined(signals) or not signals["has_draft"] or judge == "UNSUPPORTED":
         return False
@@ -90,12 +85,12 @@ def _supported(signals: Mapping[str, Any], config: Config, judge: str | None) ->
     return overlap >= config.overlap_tau or (judge == "SUPPORTED" and overlap >= config.gray_zone[0])
 
 
-def _declined(signals: Mapping[str, Any]) -> bool:
+def _declined(signals: Signals) -> bool:
     """The model said "I don't know", or nearly did (see ABSTAIN_MODEL_UNSURE)."""
     return bool(signals["idk"] or signals.get("unsure"))
 
 
-def _can_reflect(signals: Mapping[str, Any], config: Config, judge: str | None) -> bool:
+def _can_reflect(signals: Signals, config: Config, judge: JudgeLabel | None) -> bool:
     return (
         judge == "PARTIAL"
         and not signals["reflected"]
@@ -104,7 +99,7 @@ def _can_reflect(signals: Mapping[str, Any], config: Config, judge: str | None) 
     )
 
 
-def _firm_missing(signals: Mapping[str, Any]) -> list[str]:
+def _firm_missing(signals: Signals) -> list[str]:
     """Missing essential anchors that block a STOP: those read off the question's own spelling.
 
     An anchor inferred from a lower-case question ("you're so vain") is a guess at the topic; its
@@ -114,7 +109,7 @@ def _firm_missing(signals: Mapping[str, Any]) -> list[str]:
     return list(signals.get("missing_firm_anchors", signals["missing_anchors"]))
 
 
-def _answer_retry(signals: Mapping[str, Any], config: Config) -> str | None:
+def _answer_retry(signals: Signals, config: Config) -> GateReason | None:
     """Why the reader deserves one more try on the evidence it has, or None."""
     quoted = signals.get("draft_status", "free") != "free"
     if not config.answer_retry or not quoted or signals["reflected"]:
@@ -128,7 +123,7 @@ def _answer_retry(signals: Mapping[str, Any], config: Config) -> str | None:
     return None
 
 
-def _uncertain_answer(signals: Mapping[str, Any], config: Config) -> Decision | None:
+def _uncertain_answer(signals: Signals, config: Config) -> Decision | None:
     """A supported answer the reader was unsure of while writing its answer span (seed 001 DRAGIN).
 
     Measured (BENCHMARKS.md, issue 13): answer-span confidence separates right from wrong answers
@@ -144,7 +139,7 @@ def _uncertain_answer(signals: Mapping[str, Any], config: Config) -> Decision | 
     return ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER") if config.uncertain_answer_policy == "abstain" else None
 
 
-def _retrieval_retry(signals: Mapping[str, Any], config: Config, judge: str | None) -> str | None:
+def _retrieval_retry(signals: Signals, config: Config, judge: JudgeLabel | None) -> GateReason | None:
     """Why another retrieval pass is worth its tokens, or None."""
     tokens_left = signals["tokens_left"]
     if (
@@ -161,12 +156,12 @@ def _retrieval_retry(signals: Mapping[str, Any], config: Config, judge: str | No
     return "RETRIEVE_JUDGE_UNSUPPORTED" if judge == "UNSUPPORTED" else "RETRIEVE_LOW_SUPPORT"
 
 
-def _stagnant(signals: Mapping[str, Any], config: Config) -> bool:
+def _stagnant(signals: Signals, config: Config) -> bool:
     """A later pass that brought (almost) nothing new: more of the same will not help."""
     return signals["pass_no"] > 1 and float(signals["novelty"]) < config.novelty_epsilon
 
 
-def _final(signals: Mapping[str, Any], config: Config, judge: str | None, anchors_ok: bool) -> Decision:
+def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_ok: bool) -> Decision:
     """No retry left: stop on a gray-zone answer the evidence and judge allow, else abstain."""
     if not signals["has_context"]:
         return "ABSTAIN", "ABSTAIN_NO_EVIDENCE"
@@ -187,7 +182,7 @@ def _final(signals: Mapping[str, Any], config: Config, judge: str | None, anchor
     return "ABSTAIN", "ABSTAIN_LOW_SUPPORT"
 
 
-def needs_judge(signals: Mapping[str, Any], config: Config) -> bool:
+def needs_judge(signals: Signals, config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, and the gray zone."""
     if config.gate == "none" or config.judge_policy == "never":
         return False

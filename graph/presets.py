@@ -37,7 +37,10 @@ _A: dict[str, Any] = {
     "answer_retry": True,
 }
 
-# B: as A, two rounds; round 2 uses HyDE with a 700-token cap; judge always; list reserve 5+3.
+# B: as A, two rounds; round 2 with a 700-token cap; judge always; list reserve 5+3. What round 2
+# asks is chosen from the signals (`round2_strategy=auto`, graph/round_strategy.py): HyDE for low
+# support, a guarded rewrite for a missing anchor or an uncertain answer, and no round at all when
+# the model declined on strong evidence (B's round 2 rarely paid there: BENCHMARKS.md).
 # `uncertain_answer_policy` stays off: B with it on was measured on 3 questions only (BENCHMARKS.md).
 # The judge asks yes/no and reads P(YES): with the packaged model the three-way verdict labelled
 # 95 % of right and of hallucinated HaluEval answers PARTIAL (accuracy 0.50, and a reflect call
@@ -46,6 +49,7 @@ _B: dict[str, Any] = {
     **_A,
     "max_rounds": 2,
     "use_hyde": True,
+    "round2_strategy": "auto",
     "judge_policy": "always",
     "judge_style": "yes_no",
     "list_reserve_main": 5,

@@ -51,7 +51,13 @@ def after_gate(state: State) -> str:
 
 
 def after_planning(state: State) -> str | list[Send]:
-    """Round 2 with HyDE writes its passage first; otherwise the workers go out."""
+    """After the round planner or the query rewriter: the finalizer when the planner spent no round
+    (it stored the final decision) or an LLM call failed; a planned rewrite, then a planned HyDE
+    passage, before the workers go out."""
+    if llm_failed(state) or state["gate_decision"]["action"] != "RETRIEVE_MORE":
+        return "finalizer"
+    if state.get("rewrite_pending"):
+        return "query_rewriter"
     if state.get("hyde_use") and not state.get("hyde_text"):
         return "hyde_writer"
     return send_workers(state)

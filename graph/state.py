@@ -9,16 +9,29 @@ Nodes return partial updates and never mutate what they were given.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypedDict
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, TypedDict, cast
 
+from anchorgate.graph.signals import GateDecision, Signals
+from anchorgate.tools.anchors import AnchorKind, QuestionType
+from anchorgate.tools.evidence import Evidence
 from anchorgate.tools.usage import add_usage
 
-Evidence = dict[str, Any]  # {id, doc_id, title, text, source, score, pass, ranks, dense, sparse, metadata}
+
+class AnchorRecord(TypedDict):
+    """An anchor in graph state: `tools.anchors.Anchor` as a dict (agents/anchor_predictor.py)."""
+
+    text: str
+    kind: AnchorKind
+    essential: bool  # coverage needs it: missing from the evidence, it blocks a STOP
+    confidence: float  # how sure the rule is that the span is an anchor
+    aliases: Sequence[str]  # other spellings that count as the anchor ("AO" for "Australian Open")
+    inferred: bool  # guessed without capitalisation cues: retried for, never abstained for
 
 
 def merge_evidence(current: list[Evidence] | None, update: list[Evidence] | None) -> list[Evidence]:
     """Reducer: merge by chunk id (best score, first pass, each worker's rank); `[{"reset": True}]` empties."""
-    if update and update[0].get("reset"):
+    if update and cast(Mapping[str, Any], update[0]).get("reset"):  # the reset marker is not evidence
         current, update = [], update[1:]
     merged = {e["id"]: e for e in current or []}
     order = [e["id"] for e in current or []]
@@ -76,8 +89,8 @@ class State(InputState, OutputState, total=False):
     """Internal round state persisted by the checkpointer."""
 
     settings: dict[str, Any]  # the run's Config (JSON form), so resume and replay go on with the same settings
-    question_type: str
-    anchors: list[dict[str, Any]]  # {text, kind, essential, confidence, aliases}
+    question_type: QuestionType
+    anchors: list[AnchorRecord]
     round: int  # retrieval rounds used (the anchor one-shot retry is not a round)
     pass_no: int  # retrieval passes made (rounds + one-shot retries)
     one_shot_used: bool
@@ -86,6 +99,9 @@ class State(InputState, OutputState, total=False):
     judge: dict[str, Any] | None  # latest verdict {label, supported, confidence, raw, error}
     hyde_use: bool  # the planned pass asks HyDE for its dense query first
     hyde_text: str
+    rewrite_pending: bool  # the planned pass asks the query rewriter first (agents/query_rewriter.py)
+    rewrite_log: Annotated[list[dict[str, Any]], append_log]  # guarded rewrites: {round, rewrite, accepted, reason, …}
+    round_plans: Annotated[list[dict[str, Any]], append_log]  # each round's plan: {round, strategy, why, …}
     pending_queries: list[dict[str, Any]]  # the next pass's worker queries {worker, query, dense_query}
     evidence: Annotated[list[Evidence], merge_evidence]
     context: list[Evidence]  # the numbered passages the generator saw, in order (with "n")
@@ -96,8 +112,8 @@ class State(InputState, OutputState, total=False):
     draft_logprobs: list[list[float]] | None
     draft_abstain_p: float | None  # P(the reply starts with "I don't know"), from the first token
     draft_structure: dict[str, Any] | None  # quoted drafts: status, quotes and their checks, answer grounding
-    signals: dict[str, Any]
-    gate_decision: dict[str, Any]  # {action, reason}
+    signals: Signals
+    gate_decision: GateDecision
     usage: Annotated[dict[str, dict[str, int]], add_usage]
     calls: Annotated[list[dict[str, Any]], append_log]
     gate_log: Annotated[list[dict[str, Any]], append_log]
@@ -125,4 +141,6 @@ RESET_CHANNELS: dict[str, Any] = {
     "latency": {"__reset__": 0.0},
     "overflow": [{"reset": True}],
     "citation_repairs": [{"reset": True}],
+    "rewrite_log": [{"reset": True}],
+    "round_plans": [{"reset": True}],
 }

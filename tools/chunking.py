@@ -14,6 +14,12 @@ text (`tools/index.embedding_text`), so the chunk of "Special method names" that
 context managers is found as "Special method names › With Statement Context Managers". A
 document without headings is one section and keeps its title. Any change here changes the chunks:
 bump `tools/index.FORMAT_VERSION` with it so that no index built by older code is reused.
+
+Chinese and Japanese sentences end in 。！？ with no space after them: those (then ；, then ， and
+、) are separators too, so a Chinese paragraph is cut between sentences, not wherever the token
+count runs out. They cut only text that holds CJK punctuation: other text is chunked byte for
+byte as before, and `tools/index.chunker_fingerprint` probes the CJK rules only for a corpus that
+holds such punctuation, so English and Indonesian indexes stay valid while Chinese ones are rebuilt.
 """
 
 from __future__ import annotations
@@ -30,7 +36,19 @@ from anchorgate.tools.errors import ConfigError
 from anchorgate.tools.pages import split_pages, without_page_starts
 from anchorgate.tools.tokens import ENCODING_NAME
 
-SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
+# Tried in order; the splitter cuts at the first one a too-long piece holds, then merges the pieces.
+# Regexes (is_separator_regex): the Latin ones are the old literal separators escaped, which the
+# splitter matches exactly as it matched the literals, so text without CJK punctuation gives the
+# same chunks (and ids) as before. Chinese and Japanese put no space after a sentence end: a run
+# of 。！？ (with the closing quotes after it) ends a sentence, ； and ， / 、 are weaker breaks.
+_CJK_CLOSERS = "\"'”’」』）》〉)\\]"
+CJK_SENTENCE_END = f"[。！？｡]+[{_CJK_CLOSERS}]*"
+SEPARATORS = [
+    *map(re.escape, ["\n\n", "\n", ". ", "? ", "! "]), CJK_SENTENCE_END,
+    re.escape("; "), f"；[{_CJK_CLOSERS}]*", re.escape(", "), "，", "、", re.escape(" "), "",
+]  # fmt: skip
+CJK_PUNCTUATION = re.compile("[。！？｡；，、]")
+"""What the CJK separators match: a text without any of these is chunked as it was before them."""
 TITLE_SEPARATOR = " › "
 MAX_HEADING_CHARS = 120  # a longer line over a rule is a paragraph, not a title
 # An RST section adornment: one punctuation character repeated, alone on its line.
@@ -157,6 +175,7 @@ def make_splitter(settings: ChunkingSettings) -> RecursiveCharacterTextSplitter:
         chunk_size=settings.chunk_tokens,
         chunk_overlap=settings.overlap_tokens,
         separators=SEPARATORS,
+        is_separator_regex=True,
         keep_separator="end",
         disallowed_special=(),
     )

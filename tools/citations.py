@@ -7,7 +7,7 @@ was attributed rather than written by the model.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from anchorgate.tools.answer_text import cited_numbers, normalize_words, strip_citations
@@ -38,7 +38,9 @@ def best_quote(passage_text: str, claim: str) -> str:
     return best if len(best) <= QUOTE_MAX_CHARS else best[: QUOTE_MAX_CHARS - 1].rstrip() + "…"
 
 
-def resolve_citations(answer: str, context: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[int]]:
+def resolve_citations(
+    answer: str, context: Sequence[Mapping[str, Any]]
+) -> tuple[list[dict[str, Any]], list[int]]:
     """Citations (in order of first use) and the cited numbers that match no passage."""
     by_number = {int(p["n"]): p for p in context}
     claims: dict[int, list[str]] = {}
@@ -70,13 +72,13 @@ def resolve_citations(answer: str, context: Sequence[dict[str, Any]]) -> tuple[l
     return citations, invalid
 
 
-def _page_of(passage: dict[str, Any]) -> dict[str, int]:
+def _page_of(passage: Mapping[str, Any]) -> dict[str, int]:
     """`{"page": n}` for a passage from a paged document (a PDF page, 1-based), else nothing."""
     page = (passage.get("metadata") or {}).get("page")
     return {"page": page} if type(page) is int and page > 0 else {}
 
 
-def attribute_claim(claim: str, context: Sequence[dict[str, Any]]) -> int | None:
+def attribute_claim(claim: str, context: Sequence[Mapping[str, Any]]) -> int | None:
     """Number of the passage sharing most of the claim's content words, if the share is high enough."""
     scored = [(word_share(claim, f"{p['title']} {p['text']}"), -int(p["n"])) for p in context]
     if not scored:

@@ -8,7 +8,8 @@ conf ≥ 0.7 → bypass the rewrite.
 Guarded rewriting (seed 001 §3): a rewrite / decomposition q' is kept only if cos(q, q') ≥ 0.9,
 its entities equal the original's, its top distance is not worse by more than 0.15, and the
 Jaccard overlap of retrieved sources is ≥ 0.2 — checked in that order; the first failure names
-the decision.
+the decision. What is checked before and around it (empty, identical, other-language rewrites;
+entities compared case-blind) is in `tools.rewrite_guard`.
 
 DRAGIN (seed 001 §2, eqs. 9–12): per token, renormalize the top-k logprobs to p_j, take the
 Shannon entropy H_t in nats; conf = 1 − normalize(mean H_t). Seed 001 leaves `normalize` open;

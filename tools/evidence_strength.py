@@ -9,7 +9,7 @@ a declined draft only when all three hold (`REFLECT_DECLINED_STRONG_EVIDENCE`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -91,7 +91,7 @@ def answer_type_present(question: str, texts: Sequence[str]) -> tuple[str, bool]
 
 
 def measure_strength(
-    question: str, context: Sequence[dict[str, Any]], anchors_covered: bool, min_relevance: float
+    question: str, context: Sequence[Mapping[str, Any]], anchors_covered: bool, min_relevance: float
 ) -> EvidenceStrength:
     """The cues for `context` (passages with `score` = gated relevance) and whether all hold."""
     top = max((float(p.get("score", 0.0)) for p in context), default=0.0)

@@ -12,29 +12,14 @@ implemented here follows its Fix #1 and Fix #3:
 2. priors (source rank, recency, authority, completeness, each in [0, 1]) give a factor in
    [0.85, 1.15] that *multiplies* the relevance of chunks that passed the floor ("multiply"
    mode), or only breaks ties between equal relevance ("tiebreak" mode).
-
-`additive_score` keeps the seed's flawed formula only so that a test can reproduce the failure.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
-
-from anchorgate.tools.documents import ScoredChunk
-
-# Seed 004, core/search/hybrid_search.py:440-447: the weights of the additive formula it diagnosed.
-SEED004_ADDITIVE_WEIGHTS: Mapping[str, float] = {
-    "semantic": 0.25,
-    "keyword": 0.15,
-    "kg": 0.20,
-    "authority": 0.20,
-    "temporal": 0.10,
-    "completeness": 0.10,
-}
 
 
 @dataclass(frozen=True)
@@ -112,20 +97,6 @@ def gated_score(
     return rel * prior_factor(priors, s) if s.prior_mode == "multiply" else rel
 
 
-def additive_score(semantic: float, keyword: float, priors: Priors, kg: float = 0.0) -> float:
-    """Seed 004's flawed additive formula (for the regression test only — never rank with this)."""
-    w = SEED004_ADDITIVE_WEIGHTS
-    parts = {
-        "semantic": semantic,
-        "keyword": keyword,
-        "kg": kg,
-        "authority": priors.authority or 0.0,
-        "temporal": priors.recency or 0.0,
-        "completeness": priors.completeness or 0.0,
-    }
-    return sum(w[name] * value for name, value in parts.items())
-
-
 def gate(
     semantic: Sequence[float],
     keyword: Sequence[float],
@@ -187,27 +158,3 @@ def priors_from_metadata(metadata: Mapping[str, Any]) -> Priors:
     if recency is None and metadata.get("age_days") is not None:
         recency = recency_prior(float(metadata["age_days"]))
     return Priors(source, recency, unit("authority"), unit("completeness"))
-
-
-def gate_scored_chunks(
-    query_terms: Collection[str],
-    candidates: Sequence[ScoredChunk],
-    chunk_terms: Callable[[str], Collection[str]],
-    settings: GateSettings | None = None,
-    idf: Callable[[str], float] | None = None,
-) -> list[ScoredChunk]:
-    """Kept candidates with `score` = gated score, in gate order; `dense` must hold the cosine.
-
-    Keyword relevance is `keyword_coverage` of `query_terms` in `chunk_terms(title + text)`;
-    priors come from `priors_from_metadata(chunk.metadata)`. A candidate without a dense score
-    is judged on keywords alone (cosine 0), so it has to earn the floor by itself.
-    """
-    semantic = [c.dense if c.dense is not None else 0.0 for c in candidates]
-    texts = [f"{c.chunk.title}\n{c.chunk.text}" for c in candidates]
-    keyword = [keyword_coverage(query_terms, chunk_terms(text), idf) for text in texts]
-    priors = [priors_from_metadata(c.chunk.metadata) for c in candidates]
-    return [
-        dataclasses.replace(candidates[r.index], score=r.score)
-        for r in gate(semantic, keyword, priors, settings)
-        if r.kept
-    ]

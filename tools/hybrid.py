@@ -19,13 +19,12 @@ Returned hits (`HybridHit`, a `ScoredChunk`): `.score` = ranking value × prior 
 ranking value is the cosine ("dense"), the BM25 score ("bm25"), the RRF score ("hybrid"/"rrf") or
 the weighted fusion score ("hybrid"/"weighted"); `.rank` = 1-based position in the fused list
 before gating; `.dense` = cosine; `.sparse` = BM25 score; `.relevance` = the gate's relevance in
-[0, 1] (the scale `tools/selection` expects — see `select_hits`). Order: score desc, rank asc,
+[0, 1] (the scale `tools/selection` expects). Order: score desc, rank asc,
 chunk id asc, so the same call always gives the same list.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -45,7 +44,8 @@ from anchorgate.tools.documents import Chunk, ScoredChunk
 from anchorgate.tools.fusion import dense_sparse_fusion, reciprocal_rank_fusion
 from anchorgate.tools.gating import GateSettings, gate, keyword_coverage, priors_from_metadata
 from anchorgate.tools.index import DenseIndex, embedding_text
-from anchorgate.tools.selection import SelectionResult, SelectionSettings, select, unique_by_content
+from anchorgate.tools.selection import unique_by_content
+from anchorgate.tools.store_index import StoreIndex
 
 Mode = Literal["dense", "bm25", "hybrid"]
 Fusion = Literal["rrf", "weighted"]
@@ -65,13 +65,6 @@ class HybridHit(ScoredChunk):
     relevance: float = 0.0
     keyword: float = 0.0
     prior: float = 1.0
-
-    def rescored(self, score: float) -> HybridHit:
-        """This hit with another `score` (what selection made of it), everything else unchanged."""
-        # Not dataclasses.replace: mypy sees ScoredChunk through the editable install as Any and
-        # would reject the inherited `score` field.
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return HybridHit(**{**values, "score": score})
 
 
 @dataclass(frozen=True)
@@ -143,8 +136,11 @@ class HybridSearcher(Searcher):
         self._rows = {chunk.id: row for row, chunk in enumerate(index.chunks)}
 
     @classmethod
-    def for_index(cls, index: DenseIndex) -> HybridSearcher:
-        """The shared searcher of `index`, building its BM25 side on first use (once per index)."""
+    def for_index(cls, index: DenseIndex | StoreIndex) -> Searcher:
+        """The shared searcher of `index`, building its BM25 side on first use (once per index). An index a
+        server store holds (`StoreIndex`: vector_store=postgresql://…) is searched there, by its own searcher."""
+        if isinstance(index, StoreIndex):
+            return index.searcher
         key = (str(index.path), str(index.manifest.get("corpus_sha256", "")), len(index.chunks))
         with _SEARCHERS_LOCK:
             searcher = _SEARCHERS.get(key)
@@ -264,31 +260,6 @@ def fuse_and_gate(
     return unique_by_content(ordered, lambda h: h.chunk.text)[0]
 
 
-def select_hits(
-    searcher: Searcher,
-    question: str,
-    hits: Sequence[HybridHit],
-    anchors: Sequence[str] = (),
-    settings: SelectionSettings | None = None,
-) -> SelectionResult:
-    """`tools.selection.select` over hybrid hits: relevance × prior as score, stored vectors for MMR,
-    and the per-source cap keyed on the chunk's `domain` metadata, else on its document.
-
-    Why not `chunk.source`: a source distinct per document is the document anyway, and a source
-    shared by many documents is usually a dataset or corpus name ("hotpotqa", "nq-oracle") — a cap
-    of 2 on it keeps 2 chunks in total. An explicit `domain` (CRAG page metadata) is respected.
-
-    The selected hits are the original `HybridHit`s (original chunks) with `score` = the
-    selection's adjusted relevance.
-    """
-    candidates = [_for_selection(hit) for hit in hits]
-    vectors = searcher.vectors([hit.row for hit in hits]) if hits else None
-    result = select(question, candidates, embeddings=vectors, anchors=anchors, settings=settings)
-    originals = {hit.chunk.id: hit for hit in hits}
-    selected = [originals[s.chunk.id].rescored(s.score) for s in result.selected]
-    return dataclasses.replace(result, selected=selected)
-
-
 class HybridRetriever(BaseRetriever):
     """LangChain `BaseRetriever` over a `Searcher` (FAISS or PostgreSQL): any LangChain chain can use it, and a
     deployment can swap in another vector store's retriever behind the same interface."""
@@ -334,14 +305,6 @@ def hit_to_document(hit: ScoredChunk) -> Document:
         "rank": hit.rank,
     }
     return Document(page_content=chunk.text, metadata=metadata, id=chunk.id)
-
-
-def _for_selection(hit: HybridHit) -> ScoredChunk:
-    """The hit with score = gated relevance and a cap key: its `domain` metadata, else its document."""
-    chunk = hit.chunk
-    if not chunk.metadata.get("domain"):
-        chunk = dataclasses.replace(chunk, metadata={**chunk.metadata, "domain": chunk.doc_id})
-    return ScoredChunk(chunk, hit.relevance * hit.prior, hit.dense, hit.sparse, hit.rank)
 
 
 def _normalized(vector: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ from tqdm import tqdm
 
 from anchorgate.tools import index_store
 from anchorgate.tools.bm25 import tokenize_corpus
-from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
+from anchorgate.tools.chunking import CJK_PUNCTUATION, ChunkingSettings, chunk_passages
 from anchorgate.tools.documents import Chunk, Passage
 from anchorgate.tools.embeddings import E5Embeddings
 from anchorgate.tools.errors import CorpusError, IndexCorruptError, IndexWriteError, ModelUnavailableError
@@ -46,6 +46,7 @@ from anchorgate.tools.index_store import (
     load_index,
     write_generation,
 )
+from anchorgate.tools.store_index import StoreIndex
 
 __all__ = ["FAISS_FILE", "MANIFEST_FILE", "DenseIndex", "build_or_load", "embedding_text", "load_index"]
 EMBED_BATCH = 64
@@ -90,19 +91,42 @@ _PROBE = Passage(
     + "A sentence that goes on. " * 60
     + "\n\nSub\n---\n\nline one\nline two\n\n# Markdown heading\n\n```\n# code\n```\n\nEnd.",
 )
+# Chinese prose with every CJK separator (tools/chunking.py) and a sentence longer than a small chunk:
+# probed only for a corpus whose text holds CJK punctuation (`chunker_fingerprint`).
+_CJK_PROBE = Passage(
+    "probe-zh",
+    "探针文档",
+    "长城是中国古代的军事防御工程。它有多长？明长城全长八千八百多公里！"
+    + "“长城不是一天建成的。”他说；游客很多，春天、秋天最多，" * 12
+    + "\n\n第二段。"
+    + "这一句很长，没有句号，只有逗号和顿号、一直写下去，" * 20
+    + "最后才结束。",
+)
 
 
-@lru_cache(maxsize=32)
-def chunker_fingerprint(settings: ChunkingSettings) -> str:
-    """Hash of what this code makes of `_PROBE` (chunks, titles, embedded text) with `settings`."""
-    chunks = chunk_passages([_PROBE], settings)
+@lru_cache(maxsize=64)
+def chunker_fingerprint(settings: ChunkingSettings, cjk: bool = False) -> str:
+    """Hash of what this code makes of `_PROBE` (chunks, titles, embedded text) with `settings`, and with
+    `cjk` of `_CJK_PROBE` too.
+
+    The CJK separators cut only text that holds CJK punctuation, so a corpus without any (`cjk`
+    False) chunks exactly as before they existed and keeps its fingerprint, and with it its index:
+    English and Indonesian indexes are not rebuilt when only the CJK rules change. A corpus with
+    CJK punctuation is fingerprinted by both probes, so a change of either rebuilds it.
+    """
+    chunks = chunk_passages([_PROBE, _CJK_PROBE] if cjk else [_PROBE], settings)
     material = json.dumps([[c.id, c.title, c.text, embedding_text(c)] for c in chunks], ensure_ascii=False)
     return hashlib.sha256(material.encode()).hexdigest()[:16]
 
 
-def expected_for(embedding_id: str, settings: ChunkingSettings) -> Expected:
-    """What a manifest must say to be an index of this embedding model and chunker."""
-    return Expected(embedding_id, asdict(settings), chunker_fingerprint(settings))
+def has_cjk_punctuation(passages: Sequence[Passage]) -> bool:
+    """Whether any passage holds the punctuation the CJK separators cut at (its corpus's fingerprint probes CJK)."""
+    return any(CJK_PUNCTUATION.search(p.text) for p in passages)
+
+
+def expected_for(embedding_id: str, settings: ChunkingSettings, passages: Sequence[Passage] = ()) -> Expected:
+    """What a manifest must say to be an index of `passages` by this embedding model and chunker."""
+    return Expected(embedding_id, asdict(settings), chunker_fingerprint(settings, has_cjk_punctuation(passages)))
 
 
 def slot_name(identity: Sequence[str], expected: Expected, label: str) -> str:
@@ -136,7 +160,7 @@ def build_or_load(
     if not passages:
         raise CorpusError("cannot index an empty corpus")
     corpus_hash = corpus_fingerprint(passages)
-    expected = expected_for(embedding_id, settings)
+    expected = expected_for(embedding_id, settings, passages)
     slot = corpus_slot(root, expected, source, name, corpus_hash)
     remedy = f"run `anchorgate index {source}` to rebuild it" if source else f"delete {slot.path} and run again"
     try:
@@ -293,10 +317,13 @@ def _changes(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, str]]
     }
 
 
-def build_summary(index: DenseIndex) -> str:
+def build_summary(index: DenseIndex | StoreIndex) -> str:
     """For `anchorgate index`: chunks embedded vs reused now and what changed; then, on a second line,
     the languages detected and the embedding model chosen (`index.choice`, set by tools/services)."""
     manifest = index.manifest
+    if isinstance(index, StoreIndex):  # a PostgreSQL collection (its sync reports what was embedded)
+        line = f"collection {manifest['collection']} at {manifest['vector_store']}: {manifest['chunks']:,} chunks"
+        return f"{line}\n{index.choice}" if index.choice else line
     if not index.fresh:
         line = f"embedded 0 chunks, reused 0: the index is up to date ({manifest['chunks']:,} chunks)"
         return f"{line}\n{index.choice}" if index.choice else line

@@ -174,11 +174,6 @@ def assemble_model(model: LocalModel | str = DEFAULT_MODEL, cache_dir: str = "")
     return target
 
 
-def assemble_default_model(cache_dir: str = "") -> Path:
-    """The default local model (`local`), assembled and verified."""
-    return assemble_model(DEFAULT_MODEL, cache_dir)
-
-
 def _concatenate(parts: list[Path], out_path: Path) -> str:
     """Write the parts one after another into `out_path`; the sha256 of what was written."""
     digest = hashlib.sha256()

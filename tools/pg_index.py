@@ -92,7 +92,7 @@ def snapshot_of(passages: Sequence[Passage], embedding_id: str, settings: Chunki
     if not chunks:
         raise CorpusError("the corpus has no text to index", "its documents are empty or whitespace")
     documents = [(p.id, document_sha256(p)) for p in passages]
-    return Snapshot(chunks, documents, corpus_fingerprint(passages), expected_for(embedding_id, settings))
+    return Snapshot(chunks, documents, corpus_fingerprint(passages), expected_for(embedding_id, settings, passages))
 
 
 def snapshot_of_index(index: DenseIndex) -> Snapshot:

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from anchorgate.tools.pg_store import (
     unreachable,
     vector_literal,
 )
-from anchorgate.tools.stopwords import stopwords_for
+from anchorgate.tools.stopwords import Language, stopwords_for
 
 VectorsFor = Callable[[list[Chunk]], np.ndarray]
 """Vectors for chunks whose embedded text the collection does not hold (embedded, or read from an index)."""
@@ -74,12 +74,21 @@ def check_model(row: dict[str, Any], embedding_id: str, url: str, name: str, dim
     """Refuse a collection whose vectors another embedding model (or dimension) made."""
     stored_dim = int(row["dimension"])
     if row["embedding_id"] != embedding_id or (dimension and stored_dim and dimension != stored_dim):
+        stored, used = model_label(str(row["embedding_id"])), model_label(embedding_id)
         raise VectorStoreDataError(
-            f"collection {name!r} at {server_of(url)} was indexed with embedding model {row['embedding_id']}"
-            f" ({stored_dim}-d vectors); this run uses {embedding_id}" + (f" ({dimension}-d)" if dimension else ""),
+            f"collection {name!r} at {server_of(url)} was indexed with embedding model {stored}"
+            f" ({stored_dim}-d vectors); this run uses {used}" + (f" ({dimension}-d)" if dimension else ""),
             "set embedding_model to the model it was built with, or index into another collection"
             " with --set vector_collection=NAME",
         )
+
+
+def model_label(embedding_id: str) -> str:
+    """An embedding id as a message names it: "multilingual-e5-small (id …)" for a packaged model, else the id."""
+    from anchorgate.tools.embeddings import model_for_id
+
+    model = model_for_id(embedding_id)
+    return f"{model} (id {embedding_id})" if model else embedding_id
 
 
 def create_collection(conn: Any, name: str, expected: Expected) -> int:
@@ -158,7 +167,7 @@ def refresh_statistics(conn: Any, cid: int, language: str) -> None:
     # The rule of tools/bm25.py: quoted stopwords become query keywords when the corpus has enough of them.
     quoted = [t for (t,) in conn.execute(
         "SELECT term FROM anchorgate_terms WHERE collection = %s AND df >= %s AND term = ANY(%s) ORDER BY term",
-        (cid, MIN_KEYWORD_DF, sorted(stopwords_for(language))),
+        (cid, MIN_KEYWORD_DF, sorted(stopwords_for(cast(Language, language)))),
     )]  # fmt: skip
     keywords = quoted if len(quoted) >= MIN_KEYWORDS else []
     conn.execute(

@@ -164,6 +164,30 @@ class PgSearcher(Searcher):
             ).fetchall()
         return [_chunk(row) for row in rows]
 
+    def chunks_at(self, rows: Sequence[int]) -> dict[int, Chunk]:
+        """The stored chunks at these rows (`ord`), by row; rows the collection lacks are left out."""
+        with self._connection() as conn:
+            found = conn.execute(
+                f"SELECT {_CHUNK_COLUMNS} FROM anchorgate_chunks WHERE collection = %s AND ord = ANY(%s)",
+                (self._meta["id"], list(rows)),
+            ).fetchall()
+        return {int(row[0]): _chunk(row) for row in found}
+
+    def iter_chunks(self, batch: int = 1000) -> Iterator[Chunk]:
+        """Every stored chunk in `ord` order, read `batch` rows at a time (never all at once)."""
+        after = -1
+        while True:
+            with self._connection() as conn:
+                rows = conn.execute(
+                    f"SELECT {_CHUNK_COLUMNS} FROM anchorgate_chunks WHERE collection = %s AND ord > %s"
+                    " ORDER BY ord LIMIT %s",
+                    (self._meta["id"], after, batch),
+                ).fetchall()
+            yield from (_chunk(row) for row in rows)
+            if len(rows) < batch:
+                return
+            after = int(rows[-1][0])
+
     def vectors(self, items: Sequence[int | str]) -> np.ndarray:
         """Stored vectors of chunks given by `ord` or chunk id, in the order given."""
         ords = [item for item in items if isinstance(item, int)]

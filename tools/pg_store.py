@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -206,7 +206,7 @@ def _create_extension(conn: Any, url: str) -> None:
         ) from exc
 
 
-def vector_literal(vector: Sequence[float]) -> str:
+def vector_literal(vector: Iterable[float]) -> str:
     """pgvector's text form; repr keeps every float32 exactly (the server parses it back bit for bit)."""
     return "[" + ",".join(repr(float(x)) for x in vector) + "]"
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
@@ -68,7 +68,7 @@ def quotable_sentences(text: str, max_chars: int = QUOTE_MAX_CHARS) -> list[str]
     return sentences
 
 
-def draft_grammar(passages: Sequence[dict[str, Any]]) -> str:
+def draft_grammar(passages: Sequence[Mapping[str, Any]]) -> str:
     """The GBNF that holds a reply to `<answer>` + `QUOTE [n]: <a sentence of passage n>`, or declined."""
     head = _GRAMMAR_HEAD.replace("ANSWER_CHARS", str(ANSWER_MAX_CHARS))
     rules, choices = [], []
@@ -169,7 +169,7 @@ def _folded(text: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
-def check_quotes(draft: QuotedDraft, context: Sequence[dict[str, Any]]) -> QuotedDraft:
+def check_quotes(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -> QuotedDraft:
     """The draft with each quote checked against the numbered passages (exact match first)."""
     if draft.status == "declined" or not draft.quotes:
         return draft
@@ -178,7 +178,7 @@ def check_quotes(draft: QuotedDraft, context: Sequence[dict[str, Any]]) -> Quote
     return QuotedDraft(draft.status, draft.answer, checked)
 
 
-def _check_one(quote: Quote, folded: dict[int, str], context: Sequence[dict[str, Any]]) -> Quote:
+def _check_one(quote: Quote, folded: dict[int, str], context: Sequence[Mapping[str, Any]]) -> Quote:
     needle = _folded(quote.text)
     if not needle:
         return quote
@@ -199,7 +199,7 @@ def _check_one(quote: Quote, folded: dict[int, str], context: Sequence[dict[str,
     return Quote(quote.passage, quote.text, "absent", None, best[2], round(best[0], 4))
 
 
-def answer_grounding(draft: QuotedDraft, context: Sequence[dict[str, Any]]) -> float:
+def answer_grounding(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -> float:
     """Share of the answer's words found in its found quotes (1.0 for a yes/no answer).
 
     An answer copied out of the quote scores 1.0; an answer the quote does not contain (the model

@@ -1,17 +1,15 @@
-"""Retrieval and pruning metrics with binary relevance: Recall@k, MRR, nDCG@k, all-gold@k, sentence P/R/F1.
+"""Retrieval metrics with binary relevance: Recall@k, reciprocal rank, nDCG@k, all-gold@k.
 
 Ranked lists are deduplicated keeping the first occurrence (several chunks of one gold document
 count once at the document level). Ranks are 1-based. Definitions follow Manning, Raghavan &
 Schütze, "Introduction to Information Retrieval" (2008), ch. 8; nDCG uses the Järvelin &
-Kekäläinen (2002) log2(i + 1) discount. Sentence-level P/R/F1 of kept vs gold sentences is
-Provence's pruning yardstick (seed 002).
+Kekäläinen (2002) log2(i + 1) discount.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Collection, Hashable, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T", bound=Hashable)
@@ -52,13 +50,6 @@ def reciprocal_rank(ranked: Sequence[T], gold: Collection[T], k: int | None = No
     return 0.0
 
 
-def mean_reciprocal_rank(runs: Sequence[tuple[Sequence[T], Collection[T]]], k: int | None = None) -> float:
-    """MRR over (ranked, gold) pairs; 0.0 for no runs."""
-    if not runs:
-        return 0.0
-    return sum(reciprocal_rank(ranked, gold, k) for ranked, gold in runs) / len(runs)
-
-
 def ndcg_at_k(ranked: Sequence[T], gold: Collection[T], k: int) -> float:
     """Binary-relevance nDCG@k = DCG@k / IDCG@k with DCG = Σ rel_i / log2(i + 1); 0.0 without gold."""
     gold_set = set(gold)
@@ -68,28 +59,3 @@ def ndcg_at_k(ranked: Sequence[T], gold: Collection[T], k: int) -> float:
     dcg = sum(1.0 / math.log2(i + 1) for i in hits)
     ideal = sum(1.0 / math.log2(i + 1) for i in range(1, min(len(gold_set), k) + 1))
     return dcg / ideal
-
-
-@dataclass(frozen=True)
-class PRF:
-    """Precision, recall and F1 of a kept set against a gold set."""
-
-    precision: float
-    recall: float
-    f1: float
-
-
-def sentence_prf(kept: Collection[T], gold: Collection[T]) -> PRF:
-    """Set precision/recall/F1 of kept sentence ids (e.g. (title, sent_id)) vs gold sentence ids.
-
-    Conventions: both empty → 1/1/1 (correctly kept nothing); nothing kept but gold exists →
-    precision 0; gold empty but something kept → recall 1, precision 0.
-    """
-    kept_set, gold_set = set(kept), set(gold)
-    if not kept_set and not gold_set:
-        return PRF(1.0, 1.0, 1.0)
-    hits = len(kept_set & gold_set)
-    precision = hits / len(kept_set) if kept_set else 0.0
-    recall = hits / len(gold_set) if gold_set else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return PRF(precision, recall, f1)

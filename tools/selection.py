@@ -137,11 +137,6 @@ def question_kind(question: str) -> QuestionKind:
     return "factoid" if _FACTOID_CUES.search(question) else "other"
 
 
-def is_list_question(question: str) -> bool:
-    """True when the question asks for an enumeration ("list", "name all", "sebutkan", "apa saja" ...)."""
-    return question_kind(question) == "list"
-
-
 def list_density(text: str) -> float:
     """How list-like a passage is, in [0, 1]: share of bulleted/numbered lines (≥ 2 lines), or
     the longest comma enumeration in one sentence (4+ commas → 1.0), whichever is larger."""
@@ -286,8 +281,8 @@ def select(
 ) -> SelectionResult:
     """Choose up to keep_k of the top pool_k candidates (seed 000 §2, §5; Config B reserve slots).
 
-    `candidates[i].score` must be the chunk's relevance on the gate's [0, 1] scale (e.g. from
-    `gating.gate_scored_chunks`), `rank` its original retrieval rank. `embeddings` rows align with
+    `candidates[i].score` must be the chunk's relevance on the gate's [0, 1] scale (`tools.gating`),
+    `rank` its original retrieval rank. `embeddings` rows align with
     `candidates` (any scale; L2-normalized here); without them redundancy is word-set Jaccard.
     Candidates repeating a better-ranked candidate's text are dropped first (`duplicate_ids`).
     With reserve_extra > 0: reserve_main MMR slots, then reserve_extra coverage slots, then MMR

@@ -3,6 +3,10 @@
 Nothing here is rebound at run time: `services_for(config)` returns the same immutable bundle for
 the same resource settings, so concurrent runs share one read-only index. Applications and tests
 that bring their own model or index register a bundle and name it in `Config.services_id`.
+
+The index is the corpus's local FAISS + BM25 index, or with `vector_store=postgresql://…` its
+collection in the PostgreSQL store (`tools/pg_corpus.py`, a `StoreIndex`): then no local index
+is built or loaded, and retrieval, chunk lookups and stored vectors all go to the store.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -23,11 +27,16 @@ from anchorgate.tools.corpus import LoadedCorpus, load_corpus
 from anchorgate.tools.documents import Passage
 from anchorgate.tools.embeddings import MINILM, embedding_choice, embedding_id, load_embeddings
 from anchorgate.tools.errors import ConfigError, ModelUnavailableError
-from anchorgate.tools.index import DenseIndex, build_or_load, expected_for, has_published
+from anchorgate.tools.index import DenseIndex, build_or_load, corpus_fingerprint, expected_for, has_published
 from anchorgate.tools.language import detect_languages, sample_texts
 from anchorgate.tools.llm import load_chat_model, model_file_for
 from anchorgate.tools.model_choice import KNOWN_MODELS, ModelDecision, decide_model, follow_existing
 from anchorgate.tools.paths import cache_root
+from anchorgate.tools.pg_corpus import open_store_index, server_url
+from anchorgate.tools.store_index import StoreIndex
+
+CorpusIndex: TypeAlias = DenseIndex | StoreIndex
+"""A local index, or a collection of the PostgreSQL store (`vector_store`)."""
 
 
 class ResourceSettings(Protocol):
@@ -37,6 +46,8 @@ class ResourceSettings(Protocol):
     llm: str
     embedding_model: str
     cache_dir: str
+    vector_store: str
+    vector_collection: str
     chunk_tokens: int
     chunk_overlap_tokens: int
     temperature: float
@@ -51,7 +62,7 @@ class ResourceSettings(Protocol):
 class Services:
     """What the nodes use: the corpus index, the embedding model and the chat model."""
 
-    index: DenseIndex
+    index: CorpusIndex
     embeddings: Embeddings
     llm: BaseChatModel
     corpus_name: str
@@ -92,11 +103,12 @@ def chat_model_for(config: ResourceSettings) -> BaseChatModel:
 
 def load_index_for(
     config: ResourceSettings, *, progress: bool = True, repair: bool = False
-) -> tuple[DenseIndex, Embeddings, LoadedCorpus]:
+) -> tuple[CorpusIndex, Embeddings, LoadedCorpus]:
     """The corpus index for these settings and its embedding model.
 
     Built on first use, updated incrementally when the corpus changed since (only changed chunks are
     embedded). An invalid index is an error naming the remedy unless `repair` (`anchorgate index`).
+    With a PostgreSQL `vector_store` it is the corpus's collection there, made current the same way.
     """
     corpus = load_corpus(config.corpus)
     index, embeddings = _index_passages(corpus.passages, config, progress, source=corpus.identity, repair=repair)
@@ -117,6 +129,8 @@ def services_for(config: ResourceSettings, *, progress: bool = True) -> Services
         # between runs in one process, and a bundle built for other files must not be reused.
         model_file_for(config.llm),
         str(cache_root(config.cache_dir)),
+        config.vector_store.strip(),
+        config.vector_collection.strip(),
         config.embedding_model,
         config.chunk_tokens,
         config.chunk_overlap_tokens,
@@ -153,12 +167,17 @@ def _index_passages(
     source: str = "",
     name: str = "",
     repair: bool = False,
-) -> tuple[DenseIndex, Embeddings]:
-    """Index `passages`: in the slot of corpus `source` (incremental), else in one of their own content.
+) -> tuple[CorpusIndex, Embeddings]:
+    """Index `passages`: in the slot of corpus `source` (incremental), else in one of their own content;
+    with a PostgreSQL `vector_store`, in the collection of that corpus (no local index at all).
 
     The embedding model is chosen per corpus (`choose_model`); `repair` means `anchorgate index`,
     which builds with the decided model whatever exists.
     """
+    url = server_url(config)
+    if url is not None:
+        identity = source or f"content:{corpus_fingerprint(passages)}"
+        return open_store_index(url, passages, config, identity, progress=progress)
     settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
     root = cache_root(config.cache_dir) / "indexes"
     decision = choose_model(passages, config, root, settings, source, building=repair)
@@ -180,7 +199,7 @@ def _index_passages(
     return index, embeddings
 
 
-def check_query_model(index: DenseIndex, embeddings: Embeddings) -> None:
+def check_query_model(index: CorpusIndex, embeddings: Embeddings) -> None:
     """ConfigError when `embeddings` is a known model other than the one `index` was built with."""
     query_id, index_id = embedding_id(embeddings), index.manifest.get("embedding_id")
     if query_id is None or query_id == index_id:
@@ -209,7 +228,7 @@ def choose_model(
             fingerprint = embedding_choice(name).fingerprint
         except ModelUnavailableError:  # a model that is not installed has built no index here
             continue
-        if has_published(root, expected_for(fingerprint, settings), source):
+        if has_published(root, expected_for(fingerprint, settings, passages), source):
             indexed[name] = source
     return follow_existing(decision, indexed, source)
 

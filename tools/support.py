@@ -9,7 +9,7 @@ marker is checked against the passage the citation resolver attributes it to, if
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -52,7 +52,7 @@ def answer_claims(answer: str) -> list[tuple[str, list[int]]]:
 
 def support_report(
     answer: str,
-    context: Sequence[dict[str, Any]],
+    context: Sequence[Mapping[str, Any]],
     embeddings: Embeddings | None,
     threshold: float = 0.5,
 ) -> tuple[float, list[ClaimSupport]]:
@@ -78,7 +78,7 @@ def support_report(
 class _ClaimGrid:
     """Lexical and semantic support of every claim against every passage, each text embedded once."""
 
-    def __init__(self, claims: list[str], context: Sequence[dict[str, Any]], embeddings: Embeddings | None) -> None:
+    def __init__(self, claims: list[str], context: Sequence[Mapping[str, Any]], embeddings: Embeddings | None) -> None:
         self.context = list(context)
         self.numbers = [int(p["n"]) for p in self.context]
         self.terms = [stems(claim) for claim in claims]
@@ -108,7 +108,9 @@ class _ClaimGrid:
         return [self.score(i, [j])[2] for j in range(len(self.context))]
 
 
-def _semantic_grid(claims: list[str], context: Sequence[dict[str, Any]], embeddings: Embeddings | None) -> np.ndarray:
+def _semantic_grid(
+    claims: list[str], context: Sequence[Mapping[str, Any]], embeddings: Embeddings | None
+) -> np.ndarray:
     """Best cosine between each claim and any sentence of each passage (zeros without a model)."""
     grid = np.zeros((len(claims), len(context)), dtype="float32")
     sentence_lists = [[s.text for s in split_sentences(p["text"])] for p in context]
@@ -156,7 +158,7 @@ def keep_supported(answer: str, claims: Sequence[dict[str, Any]]) -> tuple[str, 
 
 def repair_citations(
     answer: str,
-    context: Sequence[dict[str, Any]],
+    context: Sequence[Mapping[str, Any]],
     embeddings: Embeddings | None,
     threshold: float = 0.5,
 ) -> tuple[str, list[dict[str, Any]]]:

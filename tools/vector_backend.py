@@ -1,16 +1,17 @@
 """Which store a run retrieves from: the in-process FAISS + BM25 index, or PostgreSQL (`vector_store`).
 
 `vector_store = "faiss"` (the default) searches the services bundle's local index, as before.
-`vector_store = "postgresql://…"` searches a collection of the PostgreSQL store (pgvector + full-text
-search, `tools/pg_search.py`) with the same fusion and gate. Its name is `vector_collection`, or
+`vector_store = "postgresql://…"` searches a collection of the PostgreSQL store (pgvector + BM25
+in SQL, `tools/pg_search.py`) with the same fusion and gate. Its name is `vector_collection`, or
 by default one derived from the corpus identity and chunking (`anchorgate index` and a run over the
 same corpus pick the same one).
 
-A run that meets its collection for the first time in a process makes it match the bundle's
-index: `tools/pg_index.sync` with the index's own vectors (nothing is embedded; a collection
-`anchorgate index` already filled from the same corpus is left as it is, after one row is read).
-The bundle still loads its local index: the services code builds one for every run (selection and
-the bridge hop read its vectors and chunks), so today PostgreSQL serves the searches, not the memory.
+A bundle built from the configuration (`services_for`) then holds no local index at all: its
+index is the collection (`tools/pg_corpus.py`, a `StoreIndex`), made current when the bundle is
+built, and everything reads through it. A bundle an application registered with its own local
+index (`register_services`) is mirrored instead: on first use in a process the collection is
+made to match that index with the index's own vectors (`tools/pg_index.sync`; nothing is
+embedded, and a collection `anchorgate index` already filled from the same corpus is left as it is).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import Protocol
 
 from anchorgate.tools.chunking import ChunkingSettings
@@ -28,65 +28,44 @@ from anchorgate.tools.errors import ConfigError
 from anchorgate.tools.hybrid import HybridSearcher, Searcher
 from anchorgate.tools.index_store import DenseIndex
 from anchorgate.tools.paths import cache_root
+from anchorgate.tools.pg_corpus import FAISS, StoreSettings, collection_name, server_url
 from anchorgate.tools.pg_index import SyncResult, embedder, index_vectors, snapshot_of, snapshot_of_index, sync
 from anchorgate.tools.pg_search import PgSearcher
-from anchorgate.tools.pg_store import default_collection, is_server_store
 from anchorgate.tools.services import ResourceSettings, Services, choose_model
+from anchorgate.tools.store_index import StoreIndex
 
-FAISS = "faiss"
+__all__ = ["FAISS", "collection_name", "dense_hits", "index_corpus", "searcher_for", "server_url"]
 _CACHE_SIZE = 8
 _SEARCHERS: OrderedDict[tuple[str, str, str, str], PgSearcher] = OrderedDict()
 _LOCK = threading.Lock()
-
-
-class StoreSettings(Protocol):
-    """The configuration fields the store choice depends on (a `Config` satisfies it)."""
-
-    vector_store: str
-    vector_collection: str
-    chunk_tokens: int
-    chunk_overlap_tokens: int
 
 
 class IndexSettings(ResourceSettings, StoreSettings, Protocol):
     """What `anchorgate index` into PostgreSQL reads (a `Config` satisfies it)."""
 
 
-def server_url(config: StoreSettings) -> str | None:
-    """The PostgreSQL URL of `vector_store`, None for the local FAISS store; anything else is a ConfigError."""
-    value = config.vector_store.strip()
-    if value in ("", FAISS):
-        return None
-    if not is_server_store(value):
-        raise ConfigError(
-            f"vector_store={value!r} is neither 'faiss' nor a PostgreSQL URL",
-            "use faiss, or postgresql://user:password@host:5432/database",
-        )
-    return value
-
-
 def dense_hits(
     config: StoreSettings, services: Services, query_vector: Sequence[float], k: int
 ) -> list[tuple[Chunk, float]]:
     """The k nearest chunks (cosine), best first: the baseline's plain dense retrieval."""
+    index = services.index
+    if isinstance(index, StoreIndex):  # the bundle is a collection: it answers
+        return index.searcher.dense(query_vector, k)
     url = server_url(config)
     if url is None:  # no BM25 side is built for the baseline
-        return [(services.index.chunks[row], score) for row, score in services.index.search(query_vector, k)]
-    return _pg_searcher(url, config, services.index).dense(query_vector, k)
+        return [(index.chunks[row], score) for row, score in index.search(query_vector, k)]
+    return _pg_searcher(url, config, index).dense(query_vector, k)
 
 
 def searcher_for(config: StoreSettings, services: Services) -> Searcher:
     """The hybrid searcher of the configured store over the bundle's corpus."""
+    index = services.index
+    if isinstance(index, StoreIndex):
+        return index.searcher
     url = server_url(config)
     if url is None:
-        return HybridSearcher.for_index(services.index)
-    return _pg_searcher(url, config, services.index)
-
-
-def collection_name(config: StoreSettings, identity: str) -> str:
-    """`vector_collection`, or the default name for a corpus identity and this chunking."""
-    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
-    return config.vector_collection.strip() or default_collection(identity, asdict(settings))
+        return HybridSearcher.for_index(index)
+    return _pg_searcher(url, config, index)
 
 
 def index_identity(index: DenseIndex) -> str:
@@ -117,7 +96,8 @@ def index_corpus(config: IndexSettings, progress: bool = True) -> tuple[SyncResu
 
 
 def _pg_searcher(url: str, config: StoreSettings, index: DenseIndex) -> PgSearcher:
-    """The cached searcher of the index's collection, synced with the index once per process and generation."""
+    """The cached searcher of a registered local index's collection, synced with the index once per process
+    and generation."""
     name = collection_name(config, index_identity(index))
     key = (url, name, str(index.path), str(index.manifest.get("corpus_sha256", "")))
     with _LOCK:  # held while syncing: concurrent workers of one run wait for the first one's sync

@@ -359,3 +359,20 @@ def test_a_pooled_corpus_is_indexed_once_and_items_without_passages_share_the_co
     seen.clear()
     run_eval(_dataset(tmp_path, bare), out_dir=tmp_path / "bare", **common)
     assert seen == [("pydoc", 0)]  # no passages, no pool: the configured corpus, built once
+
+
+def test_the_judge_check_rejects_an_ungrounded_answer_without_a_call(tmp_path: Path) -> None:
+    from anchorgate.eval.judge_check import judge_accuracy
+
+    path = tmp_path / "qa_toy_data.json"
+    row = {"knowledge": "Owls hunt mice at night.", "question": "What do owls hunt?", "right_answer": "Mice",
+           "hallucinated_answer": "Bamboo shoots"}  # fmt: skip
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    model = ScriptedChatModel(script=lambda prompt: "SUPPORTED", report_usage=True)
+    result = judge_accuracy(path, None, "local", overrides={"judge_grounding_min": 0.9}, model=model, llm_cache="")
+    item = result["per_item"][0]
+    assert (item["right"], item["hallucinated"]) == ("SUPPORTED", "UNSUPPORTED") and result["accuracy"] == 1.0
+    assert (item["right_grounding"], item["hallucinated_grounding"]) == (1.0, 0.0)
+    assert len(model.prompts) == 1 and "Answer: Mice" in model.prompts[0]  # the ungrounded answer cost no call
+    off = judge_accuracy(path, None, "local", model=ScriptedChatModel(script=lambda p: "SUPPORTED"), llm_cache="")
+    assert off["per_item"][0]["hallucinated"] == "SUPPORTED"  # 0 (the default) leaves every answer to the LLM

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+import types
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pytest
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.gate import decide, needs_judge
 from anchorgate.graph.presets import load_preset
+from anchorgate.graph.signals import ACTIONS, GATE_REASONS, Signals
 
 A = load_preset("A")
 B = load_preset("B")
@@ -16,26 +18,39 @@ B_UNSURE = B.replace(uncertain_answer_policy="retrieve")
 BASELINE = load_preset("baseline")
 
 
+def _neutral(hint: Any) -> Any:
+    """A declared signal's neutral value: None if it may be None, a Literal's first value, else False, 0, 0.0, []."""
+    if get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint):
+        return None
+    if get_origin(hint) is Literal:
+        return get_args(hint)[0]
+    return (get_origin(hint) or hint)()
+
+
+# every declared signal (the contract, graph/signals.py), neutral; `sig` sets a healthy round on top
+NEUTRAL = {name: _neutral(get_type_hints(Signals)[name]) for name in sorted(Signals.__required_keys__)}
+
+
 def sig(**changes: Any) -> dict[str, Any]:
-    """A healthy round-1 signal set; each case changes what it tests."""
+    """A healthy round-1 signal set with every declared signal; each case changes what it tests.
+
+    Missing anchors are read off the question's spelling (firm) unless a case says otherwise.
+    """
+    unknown = set(changes) - set(NEUTRAL) - set(Signals.__optional_keys__)
+    assert not unknown, f"not declared in graph/signals.py: {sorted(unknown)}"
     base: dict[str, Any] = {
+        **NEUTRAL,
         "round": 1,
         "pass_no": 1,
         "has_context": True,
         "has_draft": True,
-        "budget_skipped": False,
-        "idk": False,
         "overlap": 0.8,
         "novelty": 1.0,
-        "missing_anchors": [],
-        "judge_label": None,
-        "judge_calls": 0,
-        "reflected": False,
-        "one_shot_used": False,
         "tokens_left": 1200,
-        "gen_uncertain": False,
+        "draft_status": "free",
     }
-    return {**base, **changes}
+    firm = {"missing_firm_anchors": changes.get("missing_anchors", [])}
+    return {**base, **firm, **changes}
 
 
 CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
@@ -137,6 +152,24 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER"),
     ),
     (
+        "malformed quoted draft: one retry",
+        A,
+        sig(draft_status="malformed", overlap=0.0),
+        ("REFLECT", "REFLECT_MALFORMED_DRAFT"),
+    ),
+    (
+        "declined on strong evidence: one retry",
+        A,
+        sig(idk=True, evidence_strong=True, draft_status="declined"),
+        ("REFLECT", "REFLECT_DECLINED_STRONG_EVIDENCE"),
+    ),
+    (
+        "quote in no passage",
+        A,
+        sig(draft_status="quoted", quote_verified=False, overlap=0.0, one_shot_used=True),
+        ("ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE"),
+    ),
+    (
         "never-judge: stagnant gray zone stops",
         A.replace(judge_policy="never"),
         sig(pass_no=2, overlap=0.35, novelty=0.0),
@@ -156,8 +189,19 @@ def test_decision_table(name: str, config: Config, signals: dict[str, Any], expe
     assert decide(signals, config) == expected
 
 
-def test_every_action_is_reachable() -> None:
-    assert {expected[0] for *_, expected in CASES} == {"STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN"}
+def test_every_action_and_reason_is_reachable() -> None:
+    assert {expected[0] for *_, expected in CASES} == set(ACTIONS)
+    assert {expected[1] for *_, expected in CASES} == set(GATE_REASONS)
+
+
+def test_each_reason_names_its_action() -> None:
+    for *_, (action, reason) in CASES:
+        assert reason.startswith(action.removesuffix("_MORE") + "_")
+
+
+def test_a_signal_set_names_only_declared_signals() -> None:
+    with pytest.raises(AssertionError, match="tokens_lfet"):
+        sig(tokens_lfet=5)
 
 
 def test_decide_is_pure() -> None:

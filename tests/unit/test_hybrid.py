@@ -14,9 +14,8 @@ from langchain_core.embeddings import Embeddings
 from anchorgate.tools import hybrid
 from anchorgate.tools.chunking import ChunkingSettings
 from anchorgate.tools.documents import Passage
-from anchorgate.tools.hybrid import HybridSearcher, as_langchain_retriever, select_hits
+from anchorgate.tools.hybrid import HybridSearcher, as_langchain_retriever
 from anchorgate.tools.index import DenseIndex, build_or_load
-from anchorgate.tools.selection import SelectionSettings
 
 # Words mapped to shared "concept" dimensions: the embedding knows synonyms (car ~ automobile) that
 # BM25 cannot match, and ignores rare codes ("zx81") that only BM25 can match.
@@ -158,33 +157,6 @@ def test_langchain_retriever_returns_documents(index: DenseIndex) -> None:
     assert set(docs[0].metadata) >= {"id", "doc_id", "title", "source", "score"}
     with pytest.raises(ValueError, match="unknown search_kwargs"):
         as_langchain_retriever(HybridSearcher.for_index(index), EMB, k=3)
-
-
-def test_select_hits_caps_by_document_not_by_dataset_source(tmp_path: Path) -> None:
-    long_text = " ".join(f"Owls hunt mice number{i} at night." for i in range(12))
-    # Two "datasets" as sources: a cap of 2 per source would keep 4 chunks in total.
-    passages = [Passage("owls-long", "Owls", long_text, "ds-b"), *PASSAGES]
-    built = build_or_load(passages, EMB, "concepts-8", ChunkingSettings(24, 4), tmp_path, progress=False)
-    searcher = HybridSearcher.for_index(built)
-    hits = _search(searcher, "owls hunt mice", pool_k=24, relevance_floor=0.2)
-    assert sum(hit.chunk.doc_id == "owls-long" for hit in hits) > 2
-    result = select_hits(searcher, "owls hunt mice", hits, settings=SelectionSettings(keep_k=8, per_source_cap=2))
-    kept = _docs(result.selected)
-    assert kept.count("owls-long") == 2 and "owls" in kept  # capped per document
-    # The original chunks come back (the cap key was only lent to selection).
-    assert all(isinstance(h, hybrid.HybridHit) and "domain" not in h.chunk.metadata for h in result.selected)
-
-
-def test_select_hits_respects_an_explicit_domain(tmp_path: Path) -> None:
-    passages = [
-        Passage(f"owl{i}", f"Owls {i}", f"Owls hunt mice, fact {i}.", "ds", {"domain": "owls.example"})
-        for i in range(4)
-    ]
-    built = build_or_load([*passages, *PASSAGES], EMB, "concepts-8", ChunkingSettings(32, 4), tmp_path, progress=False)
-    searcher = HybridSearcher.for_index(built)
-    hits = _search(searcher, "owls hunt mice", pool_k=24, relevance_floor=0.2)
-    result = select_hits(searcher, "owls hunt mice", hits, settings=SelectionSettings(keep_k=8, per_source_cap=2))
-    assert sum(hit.chunk.metadata.get("domain") == "owls.example" for hit in result.selected) == 2
 
 
 def test_wrong_query_dimension_is_a_clear_error(index: DenseIndex) -> None:

@@ -8,11 +8,9 @@ import pytest
 
 from anchorgate.tools.retrieval_metrics import (
     all_gold_in_top_k,
-    mean_reciprocal_rank,
     ndcg_at_k,
     recall_at_k,
     reciprocal_rank,
-    sentence_prf,
 )
 
 # The repeated d3 counts once: deduplicated ranking is d3, d1, d7, d2, d9 (gold at ranks 2 and 4).
@@ -29,12 +27,10 @@ def test_recall_at_k() -> None:
     assert recall_at_k(RANKED, set(), 5) == 0.0
 
 
-def test_reciprocal_rank_and_mrr() -> None:
+def test_reciprocal_rank() -> None:
     assert reciprocal_rank(RANKED, GOLD) == 0.5
     assert reciprocal_rank(RANKED, GOLD, k=1) == 0.0
     assert reciprocal_rank(["x"], GOLD) == 0.0
-    assert mean_reciprocal_rank([(RANKED, GOLD), (["d5"], {"d5"}), (["x", "y"], {"z"})]) == pytest.approx(0.5)
-    assert mean_reciprocal_rank([]) == 0.0
 
 
 def test_ndcg_at_k() -> None:
@@ -53,15 +49,3 @@ def test_all_gold_in_top_k_for_hotpotqa_pairs() -> None:
     assert all_gold_in_top_k(ranked, gold, 3)
     assert not all_gold_in_top_k(ranked, gold, 2)
     assert not all_gold_in_top_k(ranked, set(), 3)
-
-
-def test_sentence_prf_hand_computed() -> None:
-    kept = {("Ed Wood", 0), ("Ed Wood", 1), ("Scott Derrickson", 2)}
-    gold = {("Ed Wood", 1), ("Scott Derrickson", 2), ("Scott Derrickson", 3), ("Doctor Strange", 0)}
-    prf = sentence_prf(kept, gold)
-    assert prf.precision == pytest.approx(2 / 3) and prf.recall == pytest.approx(0.5)
-    assert prf.f1 == pytest.approx(4 / 7)  # 2PR / (P + R) = (2/3) / (7/6)
-    assert sentence_prf(set(), set()).f1 == 1.0
-    assert sentence_prf(set(), gold).f1 == 0.0
-    nothing_gold = sentence_prf(kept, set())
-    assert (nothing_gold.precision, nothing_gold.recall, nothing_gold.f1) == (0.0, 1.0, 0.0)
