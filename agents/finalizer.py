@@ -1,7 +1,7 @@
 """Finalizer: the user's cited answer, a short answer span for scoring, and the telemetry record.
 
 A run in which an LLM call failed ends here as ABSTAIN with the fault's reason
-(`ABSTAIN_LLM_UNAVAILABLE`, `…_TIMEOUT`, …; `tools.llm_faults`), whatever the gate decided on the
+(`ABSTAIN_LLM_UNAVAILABLE`, `…_TIMEOUT`, …; `tools.llm.faults`), whatever the gate decided on the
 signals of the draft it did or did not get: the fault, not the model, made the outcome. It is in
 `telemetry.llm_fault` and appended to the gate log, and `gate_decision` is set to it.
 """
@@ -16,12 +16,12 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.signals import GateDecision
 from anchorgate.graph.state import State
-from anchorgate.tools.answer_text import IDK_ANSWER, strip_citations
-from anchorgate.tools.citations import resolve_citations
-from anchorgate.tools.llm_faults import recorded_fault
-from anchorgate.tools.short_answer import short_answer_span
-from anchorgate.tools.support import keep_supported
-from anchorgate.tools.usage import totals
+from anchorgate.tools.answer.citations import resolve_citations
+from anchorgate.tools.answer.short_answer import short_answer_span
+from anchorgate.tools.answer.support import keep_supported
+from anchorgate.tools.answer.text import IDK_ANSWER, strip_citations
+from anchorgate.tools.llm.faults import recorded_fault
+from anchorgate.tools.llm.usage import totals
 
 
 def _telemetry(state: State, config: Config, decision: str, reason: str, extra: dict[str, Any]) -> dict[str, Any]:

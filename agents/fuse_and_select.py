@@ -3,7 +3,7 @@
 Baseline (no anchors, MMR 0): the question worker's top-k by cosine. Otherwise: reciprocal rank
 fusion across workers builds the pool (each worker's list counts equally, so an anchor's best
 chunk is not drowned by the question's), then selection (MMR, anchor bonus, source caps, list
-handling; tools/selection.py) keeps `retrieval_k`, then optional sentence pruning, then the
+handling; tools/retrieval/selection.py) keeps `retrieval_k`, then optional sentence pruning, then the
 token-capped packer. Later rounds use the smaller round-2 cap so the worst case stays bounded.
 """
 
@@ -19,18 +19,23 @@ from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State, merge_evidence
-from anchorgate.tools.bridges import bridge_rows, mention_name, title_rows
-from anchorgate.tools.documents import Chunk, ScoredChunk
-from anchorgate.tools.evidence import to_chunk, to_evidence
-from anchorgate.tools.fusion import reciprocal_rank_fusion
-from anchorgate.tools.hybrid import HybridSearcher
-from anchorgate.tools.llm_faults import classify_fault, fault_record, with_client_limits
-from anchorgate.tools.packing import pack_context
-from anchorgate.tools.pruning import PruningSettings, prune_chunks
-from anchorgate.tools.rerank import PairwiseLLMReranker, PointwiseEmbeddingReranker, Reranker, SequentialReranker
-from anchorgate.tools.selection import SelectionSettings, select, unique_by_content
+from anchorgate.tools.corpus.documents import Chunk, ScoredChunk
+from anchorgate.tools.llm.faults import classify_fault, fault_record, with_client_limits
+from anchorgate.tools.llm.usage import totals
+from anchorgate.tools.retrieval.bridges import bridge_rows, mention_name, title_rows
+from anchorgate.tools.retrieval.evidence import to_chunk, to_evidence
+from anchorgate.tools.retrieval.fusion import reciprocal_rank_fusion
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
+from anchorgate.tools.retrieval.packing import pack_context
+from anchorgate.tools.retrieval.pruning import PruningSettings, prune_chunks
+from anchorgate.tools.retrieval.rerank import (
+    PairwiseLLMReranker,
+    PointwiseEmbeddingReranker,
+    Reranker,
+    SequentialReranker,
+)
+from anchorgate.tools.retrieval.selection import SelectionSettings, select, unique_by_content
 from anchorgate.tools.services import Services, aservices_for
-from anchorgate.tools.usage import totals
 
 PRP_COMPLETION_TOKENS = 8
 GENERATION_OVERHEAD = 120  # system prompt, question and template tokens around the evidence

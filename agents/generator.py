@@ -7,7 +7,7 @@ Two answer styles (`Config.answer_style`):
 - `auto` (presets A/B/C): quoted when the question asks for a short answer (a name, date, number,
   place, yes/no or a choice), free for open questions. Asked for "the shortest answer" to "what is
   the role of the prime minister in Canada", the 1.5B model declined; in sentences it answers. The quotes are
-  checked against the passages (`tools.quoted_draft`) and the draft the gate measures is the
+  checked against the passages (`tools.answer.quoted_draft`) and the draft the gate measures is the
   answer with the markers of the passages its quotes were found in.
 """
 
@@ -23,14 +23,14 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.answer_text import IDK_ANSWER
-from anchorgate.tools.confidence import abstain_probability
-from anchorgate.tools.evidence_strength import short_answer_expected
-from anchorgate.tools.llm_calls import CallOutcome, stage_call
-from anchorgate.tools.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
+from anchorgate.tools.answer.confidence import abstain_probability
+from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
+from anchorgate.tools.answer.support import repair_citations
+from anchorgate.tools.answer.text import IDK_ANSWER
+from anchorgate.tools.llm.calls import CallOutcome, stage_call
+from anchorgate.tools.llm.usage import spend_update
+from anchorgate.tools.retrieval.evidence_strength import short_answer_expected
 from anchorgate.tools.services import aservices_for
-from anchorgate.tools.support import repair_citations
-from anchorgate.tools.usage import spend_update
 
 # A small model sometimes starts copying the evidence block after its answer; a new passage
 # header or delimiter ends the answer instead of burning the completion budget.

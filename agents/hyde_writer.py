@@ -15,9 +15,9 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.llm_calls import stage_call
+from anchorgate.tools.llm.calls import stage_call
+from anchorgate.tools.llm.usage import spend_update
 from anchorgate.tools.services import aservices_for
-from anchorgate.tools.usage import spend_update
 
 HYDE_MAX_TOKENS = 96
 

@@ -6,7 +6,7 @@ retried once with a stricter instruction, then recorded as malformed (no verdict
 the probability of the verdict's first token when the model reports logprobs.
 
 `judge_style=quote` does not ask for an opinion at all: the reader answers the question again
-from the judged passages in the quoted style (`tools.quoted_draft`), and the draft is SUPPORTED
+from the judged passages in the quoted style (`tools.answer.quoted_draft`), and the draft is SUPPORTED
 when its answer agrees with that verified, quoted answer (`answer_agreement` ≥ `judge_accept_p`).
 
 `judge_style=yes_no` asks a yes/no question instead and reads P(YES) / (P(YES) + P(NO)) from the
@@ -15,7 +15,7 @@ that probability). The packaged model labels nearly everything PARTIAL under the
 prompt, while its yes/no probabilities do rank right answers above hallucinated ones.
 
 Whatever the style, the answer's own words are checked first (`judge_grounding_min`,
-tools/answer_grounding.py): an answer that brings words none of the judged passages holds is
+tools/answer/grounding.py): an answer that brings words none of the judged passages holds is
 UNSUPPORTED without a call, and the LLM is asked only about grounded answers.
 """
 
@@ -36,15 +36,15 @@ from anchorgate.agents.signal_meter import draft_key
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
-from anchorgate.tools.answer_grounding import answer_grounding
-from anchorgate.tools.answer_text import cited_numbers, strip_citations
-from anchorgate.tools.confidence import yes_probability
-from anchorgate.tools.evidence import to_chunk
-from anchorgate.tools.llm_calls import CallOutcome, stage_call
-from anchorgate.tools.packing import pack_context
-from anchorgate.tools.quoted_draft import answer_agreement, check_quotes, parse_draft
+from anchorgate.tools.answer.confidence import yes_probability
+from anchorgate.tools.answer.grounding import answer_grounding
+from anchorgate.tools.answer.quoted_draft import answer_agreement, check_quotes, parse_draft
+from anchorgate.tools.answer.text import cited_numbers, strip_citations
+from anchorgate.tools.llm.calls import CallOutcome, stage_call
+from anchorgate.tools.llm.usage import add_usage, spend_update
+from anchorgate.tools.retrieval.evidence import to_chunk
+from anchorgate.tools.retrieval.packing import pack_context
 from anchorgate.tools.services import aservices_for
-from anchorgate.tools.usage import add_usage, spend_update
 
 JUDGE_MAX_TOKENS = 6
 _VERDICT = re.compile(r"\b(UNSUPPORTED|NOT\s+SUPPORTED|PARTIAL(?:LY)?|SUPPORTED)\b", re.IGNORECASE)

@@ -19,11 +19,11 @@ from anchorgate.agents.generator import ANSWER_STOPS, quoted_call, quoted_recite
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
-from anchorgate.tools.llm_calls import CallOutcome, stage_call
-from anchorgate.tools.packing import format_passage
-from anchorgate.tools.packing import render as render_documents
+from anchorgate.tools.llm.calls import CallOutcome, stage_call
+from anchorgate.tools.llm.usage import spend_update
+from anchorgate.tools.retrieval.packing import format_passage
+from anchorgate.tools.retrieval.packing import render as render_documents
 from anchorgate.tools.services import aservices_for
-from anchorgate.tools.usage import spend_update
 
 RETRY_REASONS = frozenset({"REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT"})
 

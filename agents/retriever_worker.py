@@ -2,7 +2,7 @@
 
 Dense mode is plain FAISS top-k (the baseline), one chunk per distinct text; hybrid mode fuses
 FAISS and BM25 and applies the relevance floor, so an irrelevant chunk never enters the pool
-however authoritative it looks. `vector_store` picks the store (tools/vector_backend.py): the
+however authoritative it looks. `vector_store` picks the store (tools/retrieval/vector_backend.py): the
 local FAISS + BM25 index, or PostgreSQL (pgvector + full-text search) with the same fusion and gate.
 """
 
@@ -16,11 +16,11 @@ from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import WorkerState
-from anchorgate.tools.documents import Chunk
-from anchorgate.tools.evidence import to_evidence
-from anchorgate.tools.selection import unique_by_content
+from anchorgate.tools.corpus.documents import Chunk
+from anchorgate.tools.retrieval.evidence import to_evidence
+from anchorgate.tools.retrieval.selection import unique_by_content
+from anchorgate.tools.retrieval.vector_backend import dense_hits, searcher_for
 from anchorgate.tools.services import aservices_for
-from anchorgate.tools.vector_backend import dense_hits, searcher_for
 
 
 async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, Any]:

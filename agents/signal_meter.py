@@ -18,15 +18,15 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
-from anchorgate.tools.anchors import Anchor, anchor_coverage
-from anchorgate.tools.answer_text import is_idk
-from anchorgate.tools.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
-from anchorgate.tools.evidence_strength import measure_strength
-from anchorgate.tools.quoted_draft import non_answer
+from anchorgate.tools.answer.anchors import Anchor, anchor_coverage
+from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
+from anchorgate.tools.answer.quoted_draft import non_answer
+from anchorgate.tools.answer.support import claims_as_dicts, support_report
+from anchorgate.tools.answer.text import is_idk
+from anchorgate.tools.llm.usage import totals
+from anchorgate.tools.retrieval.evidence_strength import measure_strength
 from anchorgate.tools.services import aservices_for
-from anchorgate.tools.support import claims_as_dicts, support_report
-from anchorgate.tools.tokens import count_tokens
-from anchorgate.tools.usage import totals
+from anchorgate.tools.text.tokens import count_tokens
 
 
 def draft_key(draft: str) -> str:

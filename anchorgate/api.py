@@ -12,8 +12,8 @@ from anchorgate.graph.builder import build_graph
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
 from anchorgate.threads import run_config, stream_events, warn_not_checkpointed, writer
+from anchorgate.tools.answer.questions import validate_question
 from anchorgate.tools.errors import CheckpointCorruptError
-from anchorgate.tools.questions import validate_question
 from anchorgate.tools.services import services_for
 
 

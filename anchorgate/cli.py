@@ -121,7 +121,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 def _llm_fault_error(fault: dict[str, Any]) -> AnchorgateError:
     """The run's LLM fault as the error the CLI reports (one line, exit 69)."""
     from anchorgate.tools.errors import LLMFaultError
-    from anchorgate.tools.llm_faults import fault_message
+    from anchorgate.tools.llm.faults import fault_message
 
     return LLMFaultError(*fault_message(fault))
 
@@ -133,7 +133,7 @@ def _readable(result: dict[str, Any], budget: int | None = None) -> str:
         lines.append("")
     for citation in result["citations"]:
         how = " (attributed)" if citation.get("attributed") else ""
-        page = f" p.{citation['page']}" if citation.get("page") else ""  # a PDF page (tools/pages.py)
+        page = f" p.{citation['page']}" if citation.get("page") else ""  # a PDF page (tools/corpus/pages.py)
         lines.append(f"[{citation['n']}] {citation['title']} — {citation['source']}{page}{how}")
         lines.append(f"    “{' '.join(citation['quote'].split())}”")
     telemetry = result.get("telemetry") or {}
@@ -248,7 +248,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
     """Build or update (incrementally) the corpus's index; an invalid one is rebuilt, the summary says why."""
     from anchorgate.graph.config import Config, parse_assignments
     from anchorgate.store_cli import index_into_store, wants_server_store
-    from anchorgate.tools.index import build_summary
+    from anchorgate.tools.index.build import build_summary
     from anchorgate.tools.services import load_index_for
 
     config = Config().replace(**{**parse_assignments(args.set), "corpus": args.path})
@@ -267,8 +267,8 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
 def _cmd_prepare(args: argparse.Namespace) -> int:
     from anchorgate.graph.config import Config
-    from anchorgate.tools.llm import resolve_gguf
-    from anchorgate.tools.model_files import DEFAULT_MODEL, LOCAL_MODELS
+    from anchorgate.tools.llm.chat_models import resolve_gguf
+    from anchorgate.tools.llm.model_files import DEFAULT_MODEL, LOCAL_MODELS
     from anchorgate.tools.services import load_index_for
 
     specs = [DEFAULT_MODEL] if args.models == "default" else list(LOCAL_MODELS)

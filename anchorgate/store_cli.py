@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from anchorgate.tools.pg_store import server_of
+from anchorgate.tools.postgres.store import server_of
 
 
 def wants_server_store(config: Any) -> bool:
@@ -20,7 +20,7 @@ def wants_server_store(config: Any) -> bool:
 
 def index_into_store(config: Any) -> int:
     """Index `config.corpus` into its PostgreSQL collection; returns the exit code (0)."""
-    from anchorgate.tools.vector_backend import index_corpus, server_url
+    from anchorgate.tools.retrieval.vector_backend import index_corpus, server_url
 
     result, corpus, model = index_corpus(config)
     where = f"postgresql {server_of(server_url(config) or '')} collection {result.collection}"

@@ -25,7 +25,7 @@ from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
 from anchorgate.graph.thread_lock import thread_lock
 from anchorgate.tools.errors import CheckpointCorruptError, ThreadNotFoundError
-from anchorgate.tools.usage import totals
+from anchorgate.tools.llm.usage import totals
 
 OUTCOME_KEYS = ("answer", "decision", "reason", "rounds", "tokens")
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS, RESULTS, write_result  # noqa: E402
 
 from anchorgate.api import aask, resolve_config  # noqa: E402
-from anchorgate.tools.datasets import load_dataset  # noqa: E402
+from anchorgate.eval.datasets import load_dataset  # noqa: E402
 from anchorgate.tools.services import register_services, services_for_passages  # noqa: E402
 
 

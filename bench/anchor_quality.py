@@ -4,7 +4,7 @@
 
 No model, no index: for the first N questions of NQ-Open (oracle), ClapNQ (answerable) and
 HotpotQA (all 100 there are) it extracts anchors with the extractor in `git show REF:tools/anchors.py`
-("old") and the working-tree `tools/anchors.py` ("new") and checks them against the gold
+("old") and the working-tree `tools/answer/anchors/` ("new") and checks them against the gold
 evidence (title + text of each gold passage: NQ `isgold`, ClapNQ the passage holding the selected
 sentences, HotpotQA the supporting-fact titles). Each set is split in halves: the first half is
 where the rules were tuned, the second is held out and reported separately.
@@ -38,9 +38,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS, REPO, RESULTS, write_result  # noqa: E402
 
-from anchorgate.tools import anchors as new_anchors  # noqa: E402
-from anchorgate.tools.answer_text import normalize_words  # noqa: E402
-from anchorgate.tools.datasets import load_dataset  # noqa: E402
+from anchorgate.eval.datasets import load_dataset  # noqa: E402
+from anchorgate.tools.answer import anchors as new_anchors  # noqa: E402
+from anchorgate.tools.answer.text import normalize_words  # noqa: E402
 
 SETS = (
     ("nq_open", "nq_open_oracle"),

@@ -23,11 +23,11 @@ from common import DATASETS, percentile, write_result  # noqa: E402
 from anchorgate.agents.anchor_predictor import predict_anchors  # noqa: E402
 from anchorgate.agents.fuse_and_select import fuse_and_select  # noqa: E402
 from anchorgate.agents.retriever_worker import retrieve  # noqa: E402
+from anchorgate.eval.datasets import load_dataset  # noqa: E402
 from anchorgate.graph.config import parse_assignments  # noqa: E402
 from anchorgate.graph.presets import load_preset  # noqa: E402
 from anchorgate.graph.state import merge_evidence  # noqa: E402
-from anchorgate.tools.datasets import load_dataset  # noqa: E402
-from anchorgate.tools.hybrid import HybridSearcher  # noqa: E402
+from anchorgate.tools.retrieval.hybrid import HybridSearcher  # noqa: E402
 from anchorgate.tools.services import register_services, services_for_passages  # noqa: E402
 
 

@@ -121,7 +121,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         # the model file is shared through a link so only the index is cold
-        from anchorgate.tools.model_files import assemble_model
+        from anchorgate.tools.llm.model_files import assemble_model
 
         model = assemble_model(args.llm)
         (Path(cache) / "models").mkdir()

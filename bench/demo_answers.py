@@ -35,7 +35,7 @@ from anchorgate.api import ask, resolve_config  # noqa: E402
 from anchorgate.eval.llm_cache import SqliteJsonCache  # noqa: E402
 from anchorgate.eval.runner import cache_file, cache_namespace  # noqa: E402
 from anchorgate.graph.config import parse_assignments  # noqa: E402
-from anchorgate.tools.citations import content_words  # noqa: E402
+from anchorgate.tools.answer.citations import content_words  # noqa: E402
 from anchorgate.tools.services import register_services, services_for  # noqa: E402
 
 QUESTIONS = Path(__file__).resolve().parent / "demo_questions.jsonl"

@@ -37,8 +37,8 @@ from common import REPO, RESULTS, percentile, write_result  # noqa: E402
 
 from anchorgate.graph.config import parse_assignments  # noqa: E402
 from anchorgate.graph.presets import load_preset  # noqa: E402
-from anchorgate.tools.hybrid import HybridSearcher  # noqa: E402
-from anchorgate.tools.retrieval_metrics import dedupe, reciprocal_rank  # noqa: E402
+from anchorgate.tools.retrieval.hybrid import HybridSearcher  # noqa: E402
+from anchorgate.tools.retrieval.metrics import dedupe, reciprocal_rank  # noqa: E402
 from anchorgate.tools.services import Services, load_index_for, register_services  # noqa: E402
 
 QUESTIONS = REPO / "bench" / "demo_questions.jsonl"
@@ -59,7 +59,7 @@ def topic(doc_id: str) -> str:
 
 
 def content_hash(text: str) -> str:
-    """The chunk-id content hash (tools/chunking.chunk_id): sha1 of the text, 10 hex digits."""
+    """The chunk-id content hash (tools/corpus/chunking.py: chunk_id): sha1 of the text, 10 hex digits."""
     return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:10]
 
 

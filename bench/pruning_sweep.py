@@ -26,8 +26,8 @@ from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
 
-from anchorgate.tools.documents import Chunk
-from anchorgate.tools.pruning import PruneResult, PruningSettings, prune_chunks
+from anchorgate.tools.corpus.documents import Chunk
+from anchorgate.tools.retrieval.pruning import PruneResult, PruningSettings, prune_chunks
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 Span = tuple[int, int]

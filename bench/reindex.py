@@ -4,7 +4,7 @@
 
 A synthetic corpus (a few sentences per file, seeded: the same files on every run) is generated
 into a temporary folder, indexed into a temporary cache, never committed. The real embedding model
-(all-MiniLM-L6-v2 through `tools.embeddings`) is loaded and warmed up first and not timed. Timed,
+(all-MiniLM-L6-v2 through `tools.index.embeddings`) is loaded and warmed up first and not timed. Timed,
 each through `load_index_for` as `anchorgate index` runs it (read the folder, chunk, embed, write,
 publish, load): the full build; the re-index after one file's text is replaced; a load of the
 up-to-date index. Then a full rebuild of the changed corpus in a fresh cache checks that the
@@ -75,7 +75,7 @@ def same_top10(incremental: Any, full: Any, queries: list[str], embeddings: Any)
 def measure(files: int, seed: int, tmp: Path) -> dict[str, Any]:
     """Build, change one file, re-index, reload, and check against a full rebuild; the numbers."""
     from anchorgate.graph.config import Config
-    from anchorgate.tools.embeddings import load_embeddings
+    from anchorgate.tools.index.embeddings import load_embeddings
 
     folder = tmp / "corpus"
     write_corpus(folder, files, seed)

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS  # noqa: E402
 
 from anchorgate.api import resolve_config  # noqa: E402
-from anchorgate.tools.datasets import load_dataset  # noqa: E402
-from anchorgate.tools.hybrid import HybridSearcher  # noqa: E402
+from anchorgate.eval.datasets import load_dataset  # noqa: E402
+from anchorgate.tools.retrieval.hybrid import HybridSearcher  # noqa: E402
 from anchorgate.tools.services import services_for_passages  # noqa: E402
 
 FLOORS = (0.2, 0.25, 0.3, 0.35, 0.4)

@@ -39,14 +39,14 @@ import faiss
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from anchorgate.tools.chunking import ChunkingSettings, chunk_passages
-from anchorgate.tools.datasets import QAItem, load_dataset
-from anchorgate.tools.documents import Passage, ScoredChunk
-from anchorgate.tools.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
-from anchorgate.tools.hybrid import HybridHit, HybridSearcher
-from anchorgate.tools.index import MANIFEST_FILE, build_or_load, corpus_fingerprint, index_key
-from anchorgate.tools.retrieval_metrics import all_gold_in_top_k, dedupe, ndcg_at_k, recall_at_k, reciprocal_rank
-from anchorgate.tools.selection import SelectionResult, SelectionSettings, select
+from anchorgate.eval.datasets import QAItem, load_dataset
+from anchorgate.tools.corpus.chunking import ChunkingSettings, chunk_passages
+from anchorgate.tools.corpus.documents import Passage, ScoredChunk
+from anchorgate.tools.index.build import build_or_load
+from anchorgate.tools.index.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
+from anchorgate.tools.retrieval.hybrid import HybridHit, HybridSearcher
+from anchorgate.tools.retrieval.metrics import all_gold_in_top_k, dedupe, ndcg_at_k, recall_at_k, reciprocal_rank
+from anchorgate.tools.retrieval.selection import SelectionResult, SelectionSettings, select
 
 REPO = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("ANCHORGATE_DATASETS", REPO.parent / "shared" / "datasets"))
@@ -140,10 +140,9 @@ def metrics(runs: Sequence[Run], ks: Sequence[int], multi_gold: bool) -> dict[st
 
 def index_for(name: str, passages: Sequence[Passage], embeddings: Embeddings, embedding_id: str) -> tuple[Any, dict]:
     """Load or build the index; build throughput is measured now or read from the manifest."""
-    key = index_key(corpus_fingerprint(passages), embedding_id, CHUNKING)
-    cached = (CACHE / key / MANIFEST_FILE).is_file()
-    print(f"[{name}] {'loading' if cached else 'building'} index of {len(passages)} passages", file=sys.stderr)
-    index = build_or_load(passages, embeddings, embedding_id, CHUNKING, CACHE, progress=not cached)
+    print(f"[{name}] loading (or building) the index of {len(passages)} passages", file=sys.stderr)
+    index = build_or_load(passages, embeddings, embedding_id, CHUNKING, CACHE, name=name)
+    cached = not index.fresh  # `fresh`: built (or brought up to date) by this call
     started = time.perf_counter()
     searcher = HybridSearcher.for_index(index)
     bm25_s = time.perf_counter() - started
@@ -217,7 +216,7 @@ def select_hits(
     anchors: Sequence[str] = (),
     settings: SelectionSettings | None = None,
 ) -> SelectionResult:
-    """`tools.selection.select` over hybrid hits: relevance × prior as score, stored vectors for MMR,
+    """`tools.retrieval.selection.select` over hybrid hits: relevance × prior as score, stored vectors for MMR,
     and the per-source cap keyed on the chunk's `domain` metadata, else on its document (a `source`
     shared by many documents is a dataset name here: "hotpotqa", "nq-oracle"). The graph selects in
     `agents/fuse_and_select.py`; this benchmark selects straight from one search's hits."""
@@ -378,9 +377,9 @@ def settings_summary() -> dict[str, Any]:
 def pruning_section(embeddings: Embeddings, sets: dict[str, EvalSet], limit: int | None) -> dict[str, Any]:
     """Sentence P/R/F1 and token reduction of tools/pruning, or why the section was skipped."""
     try:
-        from anchorgate.tools.pruning import PruningSettings, prune_chunks
+        from anchorgate.tools.retrieval.pruning import PruningSettings, prune_chunks
     except ImportError as exc:
-        return {"skipped": f"tools/pruning.py not importable: {exc}"}
+        return {"skipped": f"tools/retrieval/pruning.py not importable: {exc}"}
     return run_pruning(embeddings, sets["hotpotqa"], prune_chunks, PruningSettings(), limit)
 
 

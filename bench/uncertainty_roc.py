@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_result  # noqa: E402
 
 from anchorgate.eval.metrics import answer_tokens  # noqa: E402
-from anchorgate.tools.answer_text import strip_citations  # noqa: E402
+from anchorgate.tools.answer.text import strip_citations  # noqa: E402
 
 SIGNALS = ("answer_confidence", "gen_confidence")
 

@@ -158,7 +158,7 @@ def _judge_check(args: argparse.Namespace, overrides: dict[str, Any], llm_cache:
 def _llm_fault_error(exc: Exception) -> Exception | None:
     """The LLMFaultError (exit 69) a failed LLM call stands for; None for any other exception."""
     from anchorgate.tools.errors import AnchorgateError, LLMFaultError
-    from anchorgate.tools.llm_faults import classify_fault, fault_message
+    from anchorgate.tools.llm.faults import classify_fault, fault_message
 
     fault = classify_fault(exc)
     if isinstance(exc, AnchorgateError) or not fault.provider:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from langchain_core.caches import BaseCache
 
+from anchorgate.eval.datasets import QADataset, QAItem
 from anchorgate.graph.config import Config
-from anchorgate.tools.datasets import QADataset, QAItem
-from anchorgate.tools.documents import Chunk, Passage
+from anchorgate.tools.corpus.documents import Chunk, Passage
 from anchorgate.tools.services import Services, register_services, services_for, services_for_passages
 
 ServicesFactory = Callable[[Sequence[Passage], Config, str], Services]

@@ -29,19 +29,19 @@ from langchain_core.messages import AIMessage, BaseMessage
 from anchorgate.agents.generator import QUOTED_STOPS, quoted_messages
 from anchorgate.agents.judge import JUDGE_MAX_TOKENS, ask_for_verdict, judge_messages, quote_verdict
 from anchorgate.api import resolve_config
+from anchorgate.eval.datasets import QAItem
 from anchorgate.eval.errors import EvalDataError
 from anchorgate.eval.llm_cache import SqliteJsonCache
 from anchorgate.eval.runner import cache_file, cache_namespace, load_eval_dataset
 from anchorgate.graph.config import Config
-from anchorgate.tools.answer_grounding import answer_grounding
-from anchorgate.tools.datasets import QAItem
-from anchorgate.tools.documents import Chunk
-from anchorgate.tools.llm import load_chat_model
-from anchorgate.tools.llm_calls import CallOutcome
-from anchorgate.tools.llm_faults import with_client_limits
-from anchorgate.tools.packing import pack_context
-from anchorgate.tools.quoted_draft import draft_grammar
-from anchorgate.tools.usage import usage_record
+from anchorgate.tools.answer.grounding import answer_grounding
+from anchorgate.tools.answer.quoted_draft import draft_grammar
+from anchorgate.tools.corpus.documents import Chunk
+from anchorgate.tools.llm.calls import CallOutcome
+from anchorgate.tools.llm.chat_models import load_chat_model
+from anchorgate.tools.llm.faults import with_client_limits
+from anchorgate.tools.llm.usage import usage_record
+from anchorgate.tools.retrieval.packing import pack_context
 
 REJECTING = ("UNSUPPORTED", "PARTIAL")
 

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from anchorgate.tools.answer_text import is_idk, strip_citations
+from anchorgate.tools.answer.text import is_idk, strip_citations
 
 CONTAINMENT_MAX_TOKENS = 24
 """A prediction longer than this (normalized tokens) earns no credit by containing the gold."""

@@ -6,7 +6,7 @@ Built only from LangChain components, in the documented LCEL RAG pattern that re
         .assign(answer=stuff_documents | ChatPromptTemplate | chat_model | StrOutputParser())
 
 * retriever: a LangChain `BaseRetriever` over the *same* index the presets use
-  (`tools.hybrid.as_langchain_retriever`, dense mode, top `retrieval_k` = 8 chunks);
+  (`tools.retrieval.hybrid.as_langchain_retriever`, dense mode, top `retrieval_k` = 8 chunks);
 * prompt: a `ChatPromptTemplate` "stuff" prompt — every retrieved chunk numbered inside
   `<documents>…</documents>` — with the project's answer instructions, including "If the
   passages do not contain the answer, reply exactly: I don't know." (templates `generate_system`
@@ -16,7 +16,7 @@ Built only from LangChain components, in the documented LCEL RAG pattern that re
 
 No token budget, gate, judge or citation repair: that is the point of the comparison. The model's
 calls are bounded like the presets' (`llm_timeout_s`, the client's own retries = `llm_max_retries`),
-and a failed call is an LLM fault (`tools.llm_faults`), reported as the presets report it
+and a failed call is an LLM fault (`tools.llm.faults`), reported as the presets report it
 (`ABSTAIN_LLM_*`, `telemetry.llm_fault`), never as the peer's answer.
 
 Token counting: `StrOutputParser` drops the message, so a LangChain callback handler
@@ -24,7 +24,7 @@ Token counting: `StrOutputParser` drops the message, so a LangChain callback han
 the `usage_metadata` the model reported (the local llama.cpp model reports exact prompt and
 completion tokens; a cached reply carries the original usage), and falls back to tiktoken's
 offline cl100k count of the prompt messages and completion (`source: "tiktoken"`) when a model
-reports none — the same rule as `tools/usage.py`.
+reports none — the same rule as `tools/llm/usage.py`.
 """
 
 from __future__ import annotations
@@ -45,15 +45,15 @@ from langchain_core.runnables import Runnable, RunnableLambda, RunnableParallel,
 
 from anchorgate.graph.config import Config
 from anchorgate.prompts import get_prompt, render
-from anchorgate.tools.answer_text import IDK_ANSWER, is_idk, strip_citations
-from anchorgate.tools.hybrid import HybridSearcher, as_langchain_retriever
-from anchorgate.tools.llm_faults import Fault, classify_fault, fault_record, recorded_fault, with_client_limits
-from anchorgate.tools.packing import format_passage
-from anchorgate.tools.packing import render as render_documents
+from anchorgate.tools.answer.short_answer import short_answer_span
+from anchorgate.tools.answer.text import IDK_ANSWER, is_idk, strip_citations
+from anchorgate.tools.llm.faults import Fault, classify_fault, fault_record, recorded_fault, with_client_limits
+from anchorgate.tools.llm.usage import add_usage, stage_usage, totals
+from anchorgate.tools.retrieval.hybrid import HybridSearcher, as_langchain_retriever
+from anchorgate.tools.retrieval.packing import format_passage
+from anchorgate.tools.retrieval.packing import render as render_documents
 from anchorgate.tools.services import Services
-from anchorgate.tools.short_answer import short_answer_span
-from anchorgate.tools.tokens import count_tokens
-from anchorgate.tools.usage import add_usage, stage_usage, totals
+from anchorgate.tools.text.tokens import count_tokens
 
 PEER = "peer"
 PEER_STAGE = "generate"

@@ -1,6 +1,6 @@
 """One scored record per (question, preset): the gold, the prediction, every metric and the telemetry.
 
-A run that ended on an LLM fault (`tools.llm_faults`: the server was unavailable, rate limited,
+A run that ended on an LLM fault (`tools.llm.faults`: the server was unavailable, rate limited,
 silent or malformed) is not the model's output: its record keeps the fault (`llm_fault`) and the
 ABSTAIN_LLM_* reason, and every score is None, so nothing downstream can count it as an answer
 or an abstention. The report lists such questions apart and a resumed run asks them again.
@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from anchorgate.eval.corpora import Bundle
+from anchorgate.eval.datasets import QAItem
 from anchorgate.eval.metrics import QuestionScore, score_question
 from anchorgate.graph.config import Config
 from anchorgate.graph.signals import RECORDED_SIGNALS
-from anchorgate.tools.datasets import QAItem
-from anchorgate.tools.support import support_report
+from anchorgate.tools.answer.support import support_report
 
 TELEMETRY_KEYS = (
     "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
@@ -27,7 +27,7 @@ TELEMETRY_KEYS = (
 def _overlap(answer: dict[str, Any], abstained: bool, bundle: Bundle, config: Config) -> tuple[float, int, int]:
     """(overlap, claims, supported claims) of the final answer against the passages the model saw.
 
-    Measured identically for every preset and the peer: `tools.support.support_report` with the
+    Measured identically for every preset and the peer: `tools.answer.support.support_report` with the
     bundle's embedding model (lexical + semantic support), so the baseline — whose own gate-less
     telemetry skips the semantic part — is held to the same yardstick. An abstention has overlap 0.
     Passages are read back from the index by chunk id, i.e. unpruned (with `use_pruning` the model

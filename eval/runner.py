@@ -33,6 +33,7 @@ from tqdm import tqdm
 from anchorgate.api import aask, resolve_config
 from anchorgate.eval.aggregate import is_llm_fault
 from anchorgate.eval.corpora import Bundle, CorpusProvider, ServicesFactory, context_passages, default_services_factory
+from anchorgate.eval.datasets import DatasetFormatError, QADataset, QAItem, load_dataset
 from anchorgate.eval.errors import EvalDataError, EvalError, EvalInputError, EvalUsageError
 from anchorgate.eval.llm_cache import CacheRegistry, namespace_for
 from anchorgate.eval.peer import PEER, ask_peer
@@ -49,10 +50,9 @@ from anchorgate.eval.store import (
 )
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import preset_names
-from anchorgate.tools.answer_text import IDK_ANSWER
-from anchorgate.tools.datasets import DatasetFormatError, QADataset, QAItem, load_dataset
+from anchorgate.tools.answer.text import IDK_ANSWER
 from anchorgate.tools.errors import InvalidQuestionError
-from anchorgate.tools.llm import model_file_for
+from anchorgate.tools.llm.chat_models import model_file_for
 from anchorgate.tools.paths import cache_root
 
 CACHE_FILE = "llm_cache.sqlite"

@@ -19,7 +19,7 @@ from langchain_core.caches import RETURN_VAL_TYPE, BaseCache
 
 from anchorgate.eval.corpora import Bundle
 from anchorgate.eval.errors import EvalUsageError
-from anchorgate.tools.model_files import LOCAL_MODELS
+from anchorgate.tools.llm.model_files import LOCAL_MODELS
 from anchorgate.tools.services import register_services
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from anchorgate.tools.errors import ConfigError
-from anchorgate.tools.llm_faults import DEFAULT_BACKOFF_MAX_S, DEFAULT_BACKOFF_S, DEFAULT_RETRIES
+from anchorgate.tools.llm.faults import DEFAULT_BACKOFF_MAX_S, DEFAULT_BACKOFF_S, DEFAULT_RETRIES
 
 GateMode = Literal["none", "baug"]
 JudgePolicy = Literal["never", "gray_zone", "always"]
@@ -118,7 +118,7 @@ class Config:
     judge_grounding_min: float = _f(
         0.0,
         "Before any LLM call the judge checks the answer's own words against the judged passages"
-        " (tools/answer_grounding.py): a share below this is UNSUPPORTED with no call (0 = off).",
+        " (tools/answer/grounding.py): a share below this is UNSUPPORTED with no call (0 = off).",
     )
     judge_max_calls: int = _f(1, "Most judge calls per question.")
     novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.")

@@ -1,6 +1,6 @@
 """Conditional edges: pure functions of state (decisions were made and stored by nodes).
 
-A failed LLM call is recorded in the run's call log (`calls`, see `tools.llm_faults`) by the node
+A failed LLM call is recorded in the run's call log (`calls`, see `tools.llm.faults`) by the node
 that made it; nodes never raise it through LangGraph. From the next routing point on, the run goes
 straight to the finalizer, which ends it as ABSTAIN with the fault's reason: no judge, no reflection,
 no further round is asked of a service that just failed.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from langgraph.types import Send
 
 from anchorgate.graph.state import State, WorkerState
-from anchorgate.tools.llm_faults import recorded_fault
+from anchorgate.tools.llm.faults import recorded_fault
 
 
 def send_workers(state: State) -> list[Send]:

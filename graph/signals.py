@@ -8,7 +8,7 @@ line here plus its measurement in `agents/signal_meter.py`; a key that is not de
 error (`signals["typo"]`) wherever `Signals` is the type.
 
 The gate's answer is an `Action` and a `GateReason` (described in `graph/gate.py`); a run that
-ended on an LLM fault carries a `FaultReason` instead (`tools/llm_faults.py`), and a run that
+ended on an LLM fault carries a `FaultReason` instead (`tools/llm/faults.py`), and a run that
 reached the finalizer without any decision `ABSTAIN_NO_DECISION`.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args, get_origin, get_type_hints
 
-from anchorgate.tools.anchors import QuestionType
+from anchorgate.tools.answer.anchors import QuestionType
 
 Keep = Literal["gate", "log", "record"]
 

@@ -12,7 +12,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from anchorgate.graph.builder import build_graph
 from anchorgate.prompts import get_prompt, prompt_names
-from anchorgate.tools.tokens import count_tokens
+from anchorgate.tools.text.tokens import count_tokens
 
 
 def make_graph() -> CompiledStateGraph[Any, Any, Any, Any]:

@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
+from anchorgate.tools.answer.questions import validate_question
 from anchorgate.tools.errors import ConfigError, InvalidQuestionError
-from anchorgate.tools.questions import validate_question
 
 RouteKind = Literal["run", "thread_run", "batch", "cron", "cron_patch", "assistant"]
 Mode = Literal["new", "continue", "patch"]

@@ -6,7 +6,7 @@ name (`Config.prompt_overrides`), so Studio and tests can change wording without
 
 Answers in the question's language: the templates that write the answer a user reads
 (`ANSWER_TEMPLATES`) get the `language_instruction` line right after the question's line when the
-question is not in English (tools/language.py). An English question gets nothing added, so its
+question is not in English (tools/text/language.py). An English question gets nothing added, so its
 prompts, and the replies the eval cache holds for them, are byte for byte what they were.
 """
 
@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from string import Formatter
 
-from anchorgate.tools.language import question_language
+from anchorgate.tools.text.language import question_language
 
 ANSWER_TEMPLATES = frozenset(("generate_user", "answer_quoted_user", "answer_retry_user", "reflect_user"))
 LANGUAGE_NAMES = {"id": "Indonesian", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}

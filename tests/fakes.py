@@ -15,8 +15,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from anchorgate.tools.answer_text import normalize_words
-from anchorgate.tools.tokens import count_tokens, truncate_to_tokens
+from anchorgate.tools.answer.text import normalize_words
+from anchorgate.tools.text.tokens import count_tokens, truncate_to_tokens
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -90,7 +90,7 @@ class BagOfWordsEmbeddings(Embeddings):
 
 def as_quoted(answer: str) -> str:
     """A free-style scripted answer ("X [1].") in the quoted shape the quoted answer style asks for."""
-    from anchorgate.tools.answer_text import cited_numbers, is_idk, strip_citations
+    from anchorgate.tools.answer.text import cited_numbers, is_idk, strip_citations
 
     if is_idk(answer):
         return "I don't know"

@@ -5,7 +5,7 @@ the same resource settings, so concurrent runs share one read-only index. Applic
 that bring their own model or index register a bundle and name it in `Config.services_id`.
 
 The index is the corpus's local FAISS + BM25 index, or with `vector_store=postgresql://…` its
-collection in the PostgreSQL store (`tools/pg_corpus.py`, a `StoreIndex`): then no local index
+collection in the PostgreSQL store (`tools/postgres/corpus.py`, a `StoreIndex`): then no local index
 is built or loaded, and retrieval, chunk lookups and stored vectors all go to the store.
 """
 
@@ -22,18 +22,18 @@ from typing import Protocol, TypeAlias
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.corpus import LoadedCorpus, load_corpus
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.embeddings import MINILM, embedding_choice, embedding_id, load_embeddings
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.corpus.load import LoadedCorpus, load_corpus
 from anchorgate.tools.errors import ConfigError, ModelUnavailableError
-from anchorgate.tools.index import DenseIndex, build_or_load, corpus_fingerprint, expected_for, has_published
-from anchorgate.tools.language import detect_languages, sample_texts
-from anchorgate.tools.llm import load_chat_model, model_file_for
-from anchorgate.tools.model_choice import KNOWN_MODELS, ModelDecision, decide_model, follow_existing
+from anchorgate.tools.index.build import DenseIndex, build_or_load, corpus_fingerprint, expected_for, has_published
+from anchorgate.tools.index.embeddings import MINILM, embedding_choice, embedding_id, load_embeddings
+from anchorgate.tools.index.model_choice import KNOWN_MODELS, ModelDecision, decide_model, follow_existing
+from anchorgate.tools.index.store_view import StoreIndex
+from anchorgate.tools.llm.chat_models import load_chat_model, model_file_for
 from anchorgate.tools.paths import cache_root
-from anchorgate.tools.pg_corpus import open_store_index, server_url
-from anchorgate.tools.store_index import StoreIndex
+from anchorgate.tools.postgres.corpus import open_store_index, server_url
+from anchorgate.tools.text.language import detect_languages, sample_texts
 
 CorpusIndex: TypeAlias = DenseIndex | StoreIndex
 """A local index, or a collection of the PostgreSQL store (`vector_store`)."""
@@ -77,7 +77,7 @@ _LOCK = threading.Lock()
 def register_services(services: Services, services_id: str = "") -> str:
     """Make a caller-built bundle available to runs whose config names its id.
 
-    A bundle whose embedding model is known (one tools/embeddings.py loads) but is not the one its
+    A bundle whose embedding model is known (one tools/index/embeddings.py loads) but is not the one its
     index was built with is refused: its queries would search the index's vectors with another
     model's and silently rank noise.
     """
@@ -209,7 +209,7 @@ def check_query_model(index: CorpusIndex, embeddings: Embeddings) -> None:
     raise ConfigError(
         f"the index at {index.path} was built with {built_with}, but the queries would be embedded by"
         f" {Path(str(asked)).name}: a query must be embedded by the model its index was built with",
-        "load the embeddings the index names (tools.embeddings.load_embeddings), or rebuild the index",
+        "load the embeddings the index names (tools.index.embeddings.load_embeddings), or rebuild the index",
     )
 
 
@@ -217,7 +217,7 @@ def choose_model(
     passages: Sequence[Passage], config: ResourceSettings, root: Path, settings: ChunkingSettings, source: str,
     *, building: bool,
 ) -> ModelDecision:  # fmt: skip
-    """The embedding model for this corpus (tools/model_choice.py): by `embedding_model`, else by its
+    """The embedding model for this corpus (tools/index/model_choice.py): by `embedding_model`, else by its
     languages; a query (not `building`) of a corpus read from a path follows the index that exists."""
     decision = decide_model(config.embedding_model, detect_languages(sample_texts(passages)))
     if building or not source:

@@ -132,7 +132,7 @@ def test_a_reply_does_not_depend_on_the_prompt_asked_before_it() -> None:
     # second, whose logits then differ slightly from a whole evaluation (and greedy ties can flip).
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from anchorgate.tools.llm import load_chat_model
+    from anchorgate.tools.llm.chat_models import load_chat_model
 
     passage = " ".join(f"Sentence {i}: the pass statement is a null operation, a placeholder." for i in range(30))
     first = [SystemMessage(f"Answer from this passage.\n{passage}"), HumanMessage("What is pass used for?")]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from anchorgate.api import ask
-from anchorgate.tools.llm import resolve_gguf
-from anchorgate.tools.model_files import QWEN_15B
+from anchorgate.tools.llm.chat_models import resolve_gguf
+from anchorgate.tools.llm.model_files import QWEN_15B
 
 pytestmark = pytest.mark.e2e
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from anchorgate.api import ask, resolve_config
-from anchorgate.tools.embeddings import E5, MINILM
+from anchorgate.tools.index.embeddings import E5, MINILM
 from anchorgate.tools.services import load_index_for
 from tests.conftest import E2E_LLM
 

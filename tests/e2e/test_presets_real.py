@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from anchorgate.api import ask, resolve_config
-from anchorgate.tools.datasets import load_dataset
+from anchorgate.eval.datasets import load_dataset
 from anchorgate.tools.services import register_services, services_for_passages
 from tests.conftest import E2E_LLM
 

@@ -8,9 +8,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.corpus import load_corpus
-from anchorgate.tools.index import DenseIndex, build_or_load
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.load import load_corpus
+from anchorgate.tools.index.build import DenseIndex, build_or_load
 from tests.fakes import BagOfWordsEmbeddings
 
 SETTINGS = ChunkingSettings(chunk_tokens=32, overlap_tokens=4)

@@ -15,8 +15,8 @@ from contextlib import ExitStack
 
 import pytest
 
-from anchorgate.tools import pg_embedded
-from anchorgate.tools.pg_embedded import LocalServer
+from anchorgate.tools.postgres import embedded as pg_embedded
+from anchorgate.tools.postgres.embedded import LocalServer
 
 _STACK = ExitStack()
 _SERVER: list[LocalServer] = []

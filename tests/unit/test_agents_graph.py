@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from anchorgate.api import aask
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.hybrid import HybridSearcher
-from anchorgate.tools.index import build_or_load
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import build_or_load
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, quoting_aware
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools.anchors import Anchor, anchor_coverage, extract_anchors
-from anchorgate.tools.datasets import load_dataset
+from anchorgate.eval.datasets import load_dataset
+from anchorgate.tools.answer.anchors import Anchor, anchor_coverage, extract_anchors
 
 # (question, every anchor as (text, kind, essential) in question order)
 CASES: list[tuple[str, list[tuple[str, str, bool]]]] = [
@@ -131,7 +131,7 @@ def test_question_frame_verbs_end_a_phrase() -> None:
 
 
 def test_sentence_case_statement_keeps_capitalisation_rules() -> None:
-    # tools/short_answer.py reads answer sentences: a statement without names gets no phrase anchors.
+    # tools/answer/short_answer.py reads answer sentences: a statement without names gets no phrase anchors.
     anchors = extract_anchors("The ceiling was painted over many years by several artists.")
     assert all(a.kind == "keyword" and not a.essential for a in anchors)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from anchorgate.tools.answer_grounding import answer_grounding
+from anchorgate.tools.answer.grounding import answer_grounding
 
 OBEROI = [{"title": "The Oberoi Group", "text": "The Oberoi Group is a hotel company with its head office in Delhi."}]
 

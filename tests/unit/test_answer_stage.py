@@ -137,7 +137,7 @@ async def test_a_yes_no_answer_to_an_open_question_counts_as_declining(tmp_path:
     ],
 )
 def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: str, quoted: bool) -> None:
-    from anchorgate.tools.anchors import question_type
-    from anchorgate.tools.evidence_strength import short_answer_expected
+    from anchorgate.tools.answer.anchors import question_type
+    from anchorgate.tools.retrieval.evidence_strength import short_answer_expected
 
     assert short_answer_expected(question, question_type(question)) is quoted

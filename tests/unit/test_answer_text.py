@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from anchorgate.tools.answer_text import cited_numbers, is_idk, strip_citations
-from anchorgate.tools.citations import resolve_citations
+from anchorgate.tools.answer.citations import resolve_citations
+from anchorgate.tools.answer.text import cited_numbers, is_idk, strip_citations
 
 CONTEXT = [
     {"n": 1, "id": "c1", "title": "pass", "source": "s1", "text": '"pass" is a null operation. Nothing happens.'},

@@ -8,10 +8,10 @@ import pytest
 
 from anchorgate.api import aask, resolve_config
 from anchorgate.graph.builder import build_graph
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.errors import InvalidQuestionError
-from anchorgate.tools.index import build_or_load
+from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
 

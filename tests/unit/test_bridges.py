@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from anchorgate.tools.bridges import bridge_rows, mention_name, title_rows
-from anchorgate.tools.documents import Chunk
+from anchorgate.tools.corpus.documents import Chunk
+from anchorgate.tools.retrieval.bridges import bridge_rows, mention_name, title_rows
 
 
 def _chunk(doc: str, title: str, text: str) -> Chunk:

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools import corpus as corpus_module
-from anchorgate.tools.chunking import ChunkingSettings, chunk_passages, find_headings
-from anchorgate.tools.corpus import load_corpus, pydoc_title
-from anchorgate.tools.documents import Passage
+from anchorgate.tools.corpus import load as corpus_module
+from anchorgate.tools.corpus.chunking import ChunkingSettings, chunk_passages, find_headings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.corpus.load import load_corpus, pydoc_title
 from anchorgate.tools.errors import ConfigError, CorpusError
-from anchorgate.tools.tokens import count_tokens
+from anchorgate.tools.text.tokens import count_tokens
 
 
 def test_pydoc_corpus_is_the_language_reference() -> None:

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from anchorgate.tools import chunking
-from anchorgate.tools.chunking import CJK_SENTENCE_END, ChunkingSettings, chunk_passages
-from anchorgate.tools.corpus import load_corpus
-from anchorgate.tools.datasets import load_dataset
-from anchorgate.tools.documents import Chunk, Passage
-from anchorgate.tools.index import build_or_load, chunker_fingerprint, expected_for
-from anchorgate.tools.tokens import ENCODING_NAME, count_tokens
+from anchorgate.eval.datasets import load_dataset
+from anchorgate.tools.corpus import chunking
+from anchorgate.tools.corpus.chunking import CJK_SENTENCE_END, ChunkingSettings, chunk_passages
+from anchorgate.tools.corpus.documents import Chunk, Passage
+from anchorgate.tools.corpus.load import load_corpus
+from anchorgate.tools.index.build import build_or_load, chunker_fingerprint, expected_for
+from anchorgate.tools.text.tokens import ENCODING_NAME, count_tokens
 from tests.fakes import BagOfWordsEmbeddings
 
 DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"

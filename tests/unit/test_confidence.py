@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from anchorgate.tools.confidence import (
+from anchorgate.tools.answer.confidence import (
     abstain_probability,
     answer_span,
     answer_span_confidence,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools.datasets import (
+from anchorgate.eval.datasets import (
     ANSWERS_UNKNOWN,
     FORMATS,
     QADataset,

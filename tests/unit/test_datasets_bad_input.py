@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools.datasets import DatasetFormatError, detect_format, load_dataset
-from anchorgate.tools.datasets.io import LoadLog, iter_lines
+from anchorgate.eval.datasets import DatasetFormatError, detect_format, load_dataset
+from anchorgate.eval.datasets.io import LoadLog, iter_lines
 
 
 def _crag_line(item_id: str, html: str) -> str:

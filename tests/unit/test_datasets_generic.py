@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from anchorgate.tools.datasets import (
+from anchorgate.eval.datasets import (
     DatasetFormatError,
     detect_format,
     dump_corpus_jsonl,

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from anchorgate.tools.datasets import domain_of, extract_main_text
+from anchorgate.eval.datasets import domain_of, extract_main_text
 
 
 def test_boilerplate_dropped_and_paragraphs_kept() -> None:

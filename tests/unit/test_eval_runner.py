@@ -21,9 +21,9 @@ from anchorgate.eval.errors import EvalDataError, EvalError
 from anchorgate.eval.runner import run_eval
 from anchorgate.eval.store import read_records
 from anchorgate.graph.config import Config
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.index import build_or_load
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.services import Services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
 
@@ -230,7 +230,7 @@ def test_cached_model_reports_the_original_usage(tmp_path: Path) -> None:
 
 async def test_peer_counts_tokens_with_tiktoken_when_the_model_reports_none(tmp_path: Path) -> None:
     from anchorgate.eval.peer import ask_peer
-    from anchorgate.tools.tokens import count_tokens
+    from anchorgate.tools.text.tokens import count_tokens
 
     model = ScriptedChatModel(script=["Owls hunt mice [1]."], report_usage=False)
     embeddings = BagOfWordsEmbeddings(64)

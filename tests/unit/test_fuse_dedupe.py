@@ -8,9 +8,9 @@ from typing import Any
 from anchorgate.agents.fuse_and_select import fused_pool
 from anchorgate.agents.retriever_worker import retrieve
 from anchorgate.graph.presets import load_preset
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.index import build_or_load
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
 

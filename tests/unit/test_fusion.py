@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from anchorgate.tools.fusion import (
+from anchorgate.tools.retrieval.fusion import (
     dense_sparse_fusion,
     min_max_normalize,
     reciprocal_rank_fusion,

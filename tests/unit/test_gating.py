@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from anchorgate.tools.gating import (
+from anchorgate.tools.retrieval.gating import (
     GateSettings,
     Priors,
     gate,

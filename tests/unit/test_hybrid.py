@@ -11,11 +11,11 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from anchorgate.tools import hybrid
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.hybrid import HybridSearcher, as_langchain_retriever
-from anchorgate.tools.index import DenseIndex, build_or_load
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import DenseIndex, build_or_load
+from anchorgate.tools.retrieval import hybrid
+from anchorgate.tools.retrieval.hybrid import HybridSearcher, as_langchain_retriever
 
 # Words mapped to shared "concept" dimensions: the embedding knows synonyms (car ~ automobile) that
 # BM25 cannot match, and ignores rare codes ("zx81") that only BM25 can match.

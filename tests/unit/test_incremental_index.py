@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from anchorgate.tools import index as index_module
-from anchorgate.tools.index import build_summary, embedding_text, load_index
-from anchorgate.tools.index_slots import CURRENT_FILE, TEMP_PREFIX, Slot
+from anchorgate.tools.index import build as index_module
+from anchorgate.tools.index.build import build_summary, embedding_text, load_index
+from anchorgate.tools.index.slots import CURRENT_FILE, TEMP_PREFIX, Slot
 from tests.unit.index_helpers import CountingEmbeddings, document_text, generations, index_folder, write_corpus
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -177,7 +177,7 @@ def test_a_killed_build_leaves_the_old_index_usable(tmp_path: Path) -> None:
 _HANGING_BUILD = """
 import sys, time
 from pathlib import Path
-from anchorgate.tools import index
+from anchorgate.tools.index import build as index
 from tests.unit.index_helpers import index_folder
 
 folder, root, marker = map(Path, sys.argv[1:4])

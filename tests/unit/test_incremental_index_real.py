@@ -10,7 +10,7 @@ import pytest
 
 from anchorgate.cli import run
 from anchorgate.graph.config import Config
-from anchorgate.tools import corpus as corpus_module
+from anchorgate.tools.corpus import load as corpus_module
 from anchorgate.tools.errors import IndexCorruptError
 from anchorgate.tools.services import load_index_for
 

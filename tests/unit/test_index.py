@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools import index as index_module
-from anchorgate.tools import index_store
-from anchorgate.tools.bm25 import BM25Index
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Chunk, Passage
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Chunk, Passage
 from anchorgate.tools.errors import CorpusError, IndexCorruptError
-from anchorgate.tools.index import build_or_load, embedding_text, load_index
-from anchorgate.tools.index_slots import TEMP_PREFIX
+from anchorgate.tools.index import build as index_module
+from anchorgate.tools.index import store as index_store
+from anchorgate.tools.index.build import build_or_load, embedding_text, load_index
+from anchorgate.tools.index.slots import TEMP_PREFIX
+from anchorgate.tools.retrieval.bm25 import BM25Index
 from tests.fakes import BagOfWordsEmbeddings
 
 PASSAGES = [

@@ -12,10 +12,10 @@ from typing import Any
 import faiss
 import pytest
 
-from anchorgate.tools import index_store
 from anchorgate.tools.errors import IndexCorruptError
-from anchorgate.tools.index import DenseIndex
-from anchorgate.tools.index_slots import CURRENT_FILE
+from anchorgate.tools.index import store as index_store
+from anchorgate.tools.index.build import DenseIndex
+from anchorgate.tools.index.slots import CURRENT_FILE
 from tests.unit.index_helpers import CountingEmbeddings, generations, index_folder, write_corpus
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from anchorgate.eval.datasets import load_dataset
 from anchorgate.graph.config import Config
-from anchorgate.tools.datasets import load_dataset
-from anchorgate.tools.embeddings import E5, MINILM, E5Embeddings, canonical_model, embedding_id, load_embeddings
 from anchorgate.tools.errors import ConfigError
-from anchorgate.tools.language import detect_languages, is_english, question_language, sample_texts
-from anchorgate.tools.model_choice import decide_model, follow_existing
+from anchorgate.tools.index.embeddings import E5, MINILM, E5Embeddings, canonical_model, embedding_id, load_embeddings
+from anchorgate.tools.index.model_choice import decide_model, follow_existing
 from anchorgate.tools.services import Services, load_index_for, register_services
+from anchorgate.tools.text.language import detect_languages, is_english, question_language, sample_texts
 from tests.fakes import ScriptedChatModel
 
 INDONESIAN = "Keberatan pajak diajukan oleh wajib pajak kepada Direktur Jenderal Pajak dalam jangka waktu tiga bulan."

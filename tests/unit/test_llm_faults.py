@@ -25,7 +25,7 @@ import pytest
 
 from anchorgate.cli import run
 from anchorgate.graph.config import Config
-from anchorgate.tools.llm_faults import FAULT_REASONS, RetryPolicy, fault_message
+from anchorgate.tools.llm.faults import FAULT_REASONS, RetryPolicy, fault_message
 from anchorgate.tools.services import load_index_for
 
 QUESTION = "What do owls hunt at night?"
@@ -269,7 +269,7 @@ def test_fault_names_messages_and_backoff_are_one_documented_set() -> None:
         "ABSTAIN_LLM_UNAVAILABLE", "ABSTAIN_LLM_RATE_LIMITED", "ABSTAIN_LLM_TIMEOUT", "ABSTAIN_LLM_MALFORMED",
         "ABSTAIN_LLM_ERROR",
     }  # fmt: skip
-    import anchorgate.tools.llm_faults as module
+    import anchorgate.tools.llm.faults as module
 
     assert all(reason in (module.__doc__ or "") for reason in FAULT_REASONS.values())
     policy = RetryPolicy(retries=5, backoff_s=0.5, backoff_max_s=3.0)

@@ -9,7 +9,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from anchorgate.tools.llm_calls import counted_call
+from anchorgate.tools.llm.calls import counted_call
 
 
 class SlowModel(BaseChatModel):

@@ -19,10 +19,10 @@ from typing import BinaryIO
 import pytest
 
 from anchorgate.cli import run
-from anchorgate.tools import model_files
 from anchorgate.tools.errors import EX_UNAVAILABLE, ConfigError, ModelUnavailableError
-from anchorgate.tools.llm import load_chat_model, model_file_for, resolve_gguf
-from anchorgate.tools.model_files import (
+from anchorgate.tools.llm import model_files
+from anchorgate.tools.llm.chat_models import load_chat_model, model_file_for, resolve_gguf
+from anchorgate.tools.llm.model_files import (
     LOCAL_MODELS,
     QWEN_05B,
     QWEN_15B,
@@ -126,7 +126,7 @@ def test_specs_pick_their_model_and_the_env_override_only_changes_local(
         picked.append(local_model(model).name if isinstance(model, str) else model.name)
         return tmp_path / "assembled.gguf"
 
-    monkeypatch.setattr("anchorgate.tools.llm.assemble_model", fake_assemble)
+    monkeypatch.setattr("anchorgate.tools.llm.chat_models.assemble_model", fake_assemble)
     monkeypatch.delenv("ANCHORGATE_GGUF", raising=False)
     for spec in ("local", "local-1.5b", "local-0.5b"):
         resolve_gguf(spec)

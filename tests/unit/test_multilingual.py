@@ -7,15 +7,15 @@ import re
 import pytest
 
 from anchorgate.prompts import get_prompt, render
-from anchorgate.tools import bm25
-from anchorgate.tools.anchors import anchor_coverage, extract_anchors, question_type
-from anchorgate.tools.answer_text import is_idk, normalize_words
-from anchorgate.tools.bm25 import BM25Index, tokenize
-from anchorgate.tools.citations import resolve_citations
-from anchorgate.tools.cjk import bigrams, split_cjk
-from anchorgate.tools.sentences import split_sentences
-from anchorgate.tools.short_answer import short_answer_span
-from anchorgate.tools.stopwords import ENGLISH_STOPWORDS
+from anchorgate.tools.answer.anchors import anchor_coverage, extract_anchors, question_type
+from anchorgate.tools.answer.citations import resolve_citations
+from anchorgate.tools.answer.short_answer import short_answer_span
+from anchorgate.tools.answer.text import is_idk, normalize_words
+from anchorgate.tools.retrieval import bm25
+from anchorgate.tools.retrieval.bm25 import BM25Index, tokenize
+from anchorgate.tools.text.cjk import bigrams, split_cjk
+from anchorgate.tools.text.sentences import split_sentences
+from anchorgate.tools.text.stopwords import ENGLISH_STOPWORDS
 
 CHINESE_PASSAGES = [
     "北京是中华人民共和国的首都，也是全国的政治和文化中心。",

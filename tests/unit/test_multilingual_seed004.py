@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from anchorgate.graph.presets import load_preset
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.embeddings import E5, MINILM, embedding_choice, load_embeddings
-from anchorgate.tools.hybrid import HybridHit, HybridSearcher
-from anchorgate.tools.index import build_or_load
-from anchorgate.tools.language import detect_languages, sample_texts
-from anchorgate.tools.model_choice import decide_model
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import build_or_load
+from anchorgate.tools.index.embeddings import E5, MINILM, embedding_choice, load_embeddings
+from anchorgate.tools.index.model_choice import decide_model
+from anchorgate.tools.retrieval.hybrid import HybridHit, HybridSearcher
+from anchorgate.tools.text.language import detect_languages, sample_texts
 
 QUESTION = """Jelaskan secara lengkap dan komprehensif tentang:
 1. Prosedur pengajuan keberatan pajak menurut UU KUP beserta persyaratan dan jangka waktunya

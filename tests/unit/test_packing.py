@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from anchorgate.tools.documents import Chunk, ScoredChunk
-from anchorgate.tools.packing import pack_context, render
-from anchorgate.tools.tokens import count_tokens
+from anchorgate.tools.corpus.documents import Chunk, ScoredChunk
+from anchorgate.tools.retrieval.packing import pack_context, render
+from anchorgate.tools.text.tokens import count_tokens
 
 
 def chunk(cid: str, text: str, title: str = "") -> Chunk:

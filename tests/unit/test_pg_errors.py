@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from anchorgate.cli import run
-from anchorgate.tools import pg_embedded
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.errors import AnchorgateError, ConfigError
-from anchorgate.tools.pg_index import embedder, snapshot_of, sync
-from anchorgate.tools.pg_store import VectorStoreDataError, VectorStoreError
-from anchorgate.tools.vector_backend import server_url
+from anchorgate.tools.postgres import embedded as pg_embedded
+from anchorgate.tools.postgres.index import embedder, snapshot_of, sync
+from anchorgate.tools.postgres.store import VectorStoreDataError, VectorStoreError
+from anchorgate.tools.retrieval.vector_backend import server_url
 from tests.fakes import BagOfWordsEmbeddings
 from tests.unit.pg_helpers import fresh_database, pg_server
 

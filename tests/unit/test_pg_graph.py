@@ -16,7 +16,7 @@ import pytest
 from anchorgate.api import aask
 from anchorgate.cli import run
 from anchorgate.graph.config import Config
-from anchorgate.tools.pg_store import VectorStoreDataError
+from anchorgate.tools.postgres.store import VectorStoreDataError
 from anchorgate.tools.services import Services, load_index_for, register_services, services_for
 from tests.unit.pg_helpers import fresh_database, pg_server
 from tests.unit.test_threads import _model as toy_model

@@ -17,11 +17,11 @@ from anchorgate.api import aask
 from anchorgate.cli import run
 from anchorgate.graph.config import Config
 from anchorgate.tools import services as services_module
-from anchorgate.tools.hybrid import HybridSearcher
-from anchorgate.tools.index import build_summary
-from anchorgate.tools.pg_search import PgSearcher
+from anchorgate.tools.index.build import build_summary
+from anchorgate.tools.index.store_view import StoreIndex
+from anchorgate.tools.postgres.search import PgSearcher
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.services import load_index_for, services_for
-from anchorgate.tools.store_index import StoreIndex
 from tests.unit.pg_helpers import fresh_database, pg_server
 from tests.unit.test_threads import _model as scripted_model
 

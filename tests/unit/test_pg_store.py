@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from anchorgate.tools.bm25 import BM25Index
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.hybrid import HybridHit, HybridSearcher
-from anchorgate.tools.index import build_or_load, embedding_text
-from anchorgate.tools.pg_index import embedder, index_vectors, snapshot_of, snapshot_of_index, sync
-from anchorgate.tools.pg_search import PgSearcher
-from anchorgate.tools.pg_store import VectorStoreDataError
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import build_or_load, embedding_text
+from anchorgate.tools.postgres.index import embedder, index_vectors, snapshot_of, snapshot_of_index, sync
+from anchorgate.tools.postgres.search import PgSearcher
+from anchorgate.tools.postgres.store import VectorStoreDataError
+from anchorgate.tools.retrieval.bm25 import BM25Index
+from anchorgate.tools.retrieval.hybrid import HybridHit, HybridSearcher
 from tests.fakes import normalize_words
 from tests.unit.pg_helpers import fresh_database, pg_server
 

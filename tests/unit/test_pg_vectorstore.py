@@ -8,9 +8,9 @@ import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
-from anchorgate.tools.embeddings import load_embeddings
-from anchorgate.tools.pg_store import VectorStoreDataError
-from anchorgate.tools.pg_vectorstore import PgVectorStore
+from anchorgate.tools.index.embeddings import load_embeddings
+from anchorgate.tools.postgres.store import VectorStoreDataError
+from anchorgate.tools.postgres.vectorstore import PgVectorStore
 from tests.fakes import BagOfWordsEmbeddings
 from tests.unit.pg_helpers import fresh_database
 

@@ -13,9 +13,9 @@ import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_core.embeddings.fake import DeterministicFakeEmbedding
 
-from anchorgate.tools.documents import Chunk
-from anchorgate.tools.pruning import PruneResult, PruningSettings, prune_chunks
-from anchorgate.tools.tokens import count_tokens
+from anchorgate.tools.corpus.documents import Chunk
+from anchorgate.tools.retrieval.pruning import PruneResult, PruningSettings, prune_chunks
+from anchorgate.tools.text.tokens import count_tokens
 
 NO_TITLE = PruningSettings(embed_with_title=False)
 

@@ -15,11 +15,11 @@ from langgraph.runtime import Runtime
 from anchorgate.agents.query_rewriter import clean_rewrite, rewrite_query
 from anchorgate.api import aask
 from anchorgate.graph.presets import load_preset
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
-from anchorgate.tools.hybrid import HybridSearcher
-from anchorgate.tools.index import DenseIndex, build_or_load
-from anchorgate.tools.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
+from anchorgate.tools.answer.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import DenseIndex, build_or_load
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, quoting_aware
 

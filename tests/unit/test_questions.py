@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from anchorgate.cli import run
-from anchorgate.tools.datasets.loader import load_dataset
+from anchorgate.eval.datasets.loader import load_dataset
+from anchorgate.tools.answer.questions import content_words, validate_question
 from anchorgate.tools.errors import EX_USAGE, InvalidQuestionError
-from anchorgate.tools.questions import content_words, validate_question
 
 
 @pytest.mark.parametrize(

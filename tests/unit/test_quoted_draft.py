@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from anchorgate.tools.evidence_strength import answer_type_present, expected_answer_type, measure_strength
-from anchorgate.tools.quoted_draft import answer_grounding, check_quotes, parse_draft, user_answer
+from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, parse_draft, user_answer
+from anchorgate.tools.retrieval.evidence_strength import answer_type_present, expected_answer_type, measure_strength
 
 CONTEXT: list[dict[str, Any]] = [
     {"n": 1, "title": "Eiffel Tower", "text": "The Eiffel Tower is in Paris. It was completed in 1889 for the fair.",
@@ -117,7 +117,7 @@ def test_evidence_is_strong_only_when_every_cue_holds() -> None:
     ],
 )
 def test_answer_agreement_with_the_readers_own_quoted_answer(proposed: str, expected: float) -> None:
-    from anchorgate.tools.quoted_draft import answer_agreement
+    from anchorgate.tools.answer.quoted_draft import answer_agreement
 
     evidence = "The Oberoi Group is a hotel company with its head office in Delhi. Dijon is in France."
     context = [{"n": 1, "title": "", "text": evidence}]
@@ -128,7 +128,7 @@ def test_answer_agreement_with_the_readers_own_quoted_answer(proposed: str, expe
 
 
 def test_no_agreement_without_a_found_quote() -> None:
-    from anchorgate.tools.quoted_draft import answer_agreement
+    from anchorgate.tools.answer.quoted_draft import answer_agreement
 
     context = [{"n": 1, "title": "", "text": "Paris is in France."}]
     extracted = check_quotes(parse_draft("Rome\nQUOTE [1]: Rome is in Italy."), context)
@@ -136,7 +136,7 @@ def test_no_agreement_without_a_found_quote() -> None:
 
 
 def test_the_grammar_offers_each_passage_sentence_as_a_literal_quote() -> None:
-    from anchorgate.tools.quoted_draft import draft_grammar, quotable_sentences
+    from anchorgate.tools.answer.quoted_draft import draft_grammar, quotable_sentences
 
     grammar = draft_grammar([*CONTEXT, {"n": 3, "title": "", "text": 'He said "hi" \\ left.'}])
     assert r'"QUOTE [1]: " p1' in grammar and 'p2 ::= "Gustave Eiffel was' in grammar
@@ -149,7 +149,7 @@ def test_the_grammar_offers_each_passage_sentence_as_a_literal_quote() -> None:
 def test_the_grammar_compiles_in_llama_cpp() -> None:
     from llama_cpp import LlamaGrammar
 
-    from anchorgate.tools.quoted_draft import draft_grammar
+    from anchorgate.tools.answer.quoted_draft import draft_grammar
 
     LlamaGrammar.from_string(draft_grammar(CONTEXT), verbose=False)
 
@@ -164,7 +164,7 @@ def test_the_grammar_compiles_in_llama_cpp() -> None:
     ],
 )
 def test_an_answer_made_of_the_questions_words_is_an_echo(answer: str, question: str, echo: bool) -> None:
-    from anchorgate.tools.quoted_draft import echoes_question
+    from anchorgate.tools.answer.quoted_draft import echoes_question
 
     assert echoes_question(answer, question) is echo
 
@@ -174,7 +174,7 @@ def test_an_answer_made_of_the_questions_words_is_an_echo(answer: str, question:
     [("No", False, "yes_no_to_open_question"), ("No", True, None), ("Lilu", False, "echo"), ("a spirit", False, None)],
 )
 def test_non_answers(answer: str, yes_no_question: bool, expected: str | None) -> None:
-    from anchorgate.tools.quoted_draft import non_answer
+    from anchorgate.tools.answer.quoted_draft import non_answer
 
     assert non_answer(answer, "If Gallu is a demon Lilu is what?", yes_no_question) == expected
 

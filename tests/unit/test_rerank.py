@@ -17,16 +17,16 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from anchorgate.prompts import render
-from anchorgate.tools.documents import Chunk, ScoredChunk
-from anchorgate.tools.rerank import (
+from anchorgate.tools.corpus.documents import Chunk, ScoredChunk
+from anchorgate.tools.llm.usage import estimate_prompt_tokens
+from anchorgate.tools.retrieval.rerank import (
     PairwiseLLMReranker,
     PointwiseEmbeddingReranker,
     Reranker,
     SequentialReranker,
     parse_preference,
 )
-from anchorgate.tools.tokens import count_tokens
-from anchorgate.tools.usage import estimate_prompt_tokens
+from anchorgate.tools.text.tokens import count_tokens
 
 
 class KeywordEmbeddings(Embeddings):

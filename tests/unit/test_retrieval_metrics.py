@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from anchorgate.tools.retrieval_metrics import (
+from anchorgate.tools.retrieval.metrics import (
     all_gold_in_top_k,
     ndcg_at_k,
     recall_at_k,

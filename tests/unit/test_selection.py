@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from anchorgate.tools.documents import Chunk, ScoredChunk
-from anchorgate.tools.selection import (
+from anchorgate.tools.corpus.documents import Chunk, ScoredChunk
+from anchorgate.tools.retrieval.selection import (
     SelectionSettings,
     contains_anchor,
     list_density,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools.sentences import Sentence, split_sentences
+from anchorgate.tools.text.sentences import Sentence, split_sentences
 
 
 def texts(text: str, soft_wrap_min_chars: int | None = 40) -> list[str]:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from anchorgate.tools.answer_text import strip_citations
-from anchorgate.tools.datasets import load_dataset
-from anchorgate.tools.sentences import split_sentences
-from anchorgate.tools.short_answer import short_answer_span
+from anchorgate.eval.datasets import load_dataset
+from anchorgate.tools.answer.short_answer import short_answer_span
+from anchorgate.tools.answer.text import strip_citations
+from anchorgate.tools.text.sentences import split_sentences
 
 # (question, cited answer as the model wrote it, short span for scoring — None: the answer unchanged,
 # citations stripped and final period removed, which is the conservative fallback)

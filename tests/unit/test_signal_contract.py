@@ -15,7 +15,7 @@ from anchorgate.agents.signal_meter import measure
 from anchorgate.eval.records import _telemetry_subset
 from anchorgate.graph.presets import load_preset
 from anchorgate.graph.signals import LOGGED_SIGNALS, RECORDED_SIGNALS, SIGNAL_NAMES, SIGNALS, Signals
-from anchorgate.tools.llm_faults import FAULT_REASONS
+from anchorgate.tools.llm.faults import FAULT_REASONS
 
 BASELINE = load_preset("baseline")  # no gate: the meter measures without the embedding model
 QUESTION = "When did the Eiffel Tower open?"

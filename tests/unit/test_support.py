@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from anchorgate.tools.support import repair_citations, support_report
+from anchorgate.tools.answer.support import repair_citations, support_report
 
 CONTEXT = [
     {

@@ -15,10 +15,10 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from anchorgate.api import aask, astream, resolve_config
 from anchorgate.graph import builder
 from anchorgate.threads import replay, resume, thread_history
-from anchorgate.tools.chunking import ChunkingSettings
-from anchorgate.tools.documents import Passage
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.errors import ThreadNotFoundError
-from anchorgate.tools.index import build_or_load
+from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, quoting_aware
 

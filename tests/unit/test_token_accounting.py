@@ -3,9 +3,9 @@ from __future__ import annotations
 import tiktoken
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from anchorgate.tools.llm_calls import counted_call
-from anchorgate.tools.tokens import count_tokens, truncate_to_tokens
-from anchorgate.tools.usage import add_usage, estimate_prompt_tokens, stage_usage, totals, usage_record
+from anchorgate.tools.llm.calls import counted_call
+from anchorgate.tools.llm.usage import add_usage, estimate_prompt_tokens, stage_usage, totals, usage_record
+from anchorgate.tools.text.tokens import count_tokens, truncate_to_tokens
 from tests.fakes import ScriptedChatModel
 
 TEXT = "Budget-aware retrieval: 12 anchors, ünïcödé, <|endoftext|> and [1] citations."

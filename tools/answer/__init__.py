@@ -1,0 +1,1 @@
+"""The answer stage's tools: anchors, answer text, quoted drafts, support, grounding, citations, confidence."""

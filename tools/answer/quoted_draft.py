@@ -1,0 +1,271 @@
+"""Quoted drafts: a short answer, then the sentence of the passages that states it, copied.
+
+A small reader paraphrases, mixes passages and cites the wrong number; a verbatim quote is
+something we can check. The draft has a fixed shape, which a llama.cpp grammar (`draft_grammar`,
+built per context from the passages' sentences) holds the local model to and the prompt asks of
+any other model:
+
+    1889
+    QUOTE [2]: The Eiffel Tower was completed in 1889 for the World's Fair.
+
+or just `I don't know`. The answer comes first so that the reply's first token is the model's own
+choice between answering and declining (its probability is the `abstain_p` signal; a reply that
+had to open with "QUOTE" made the model quote something on almost every unanswerable ClapNQ
+question). Parsing never raises: a reply of another shape is `malformed` (the older
+`QUOTE … / ANSWER: …` order is read too), and each quote is verified against the numbered passages
+(verbatim in the passage it names, verbatim in another one, nearly verbatim, or absent). The gate
+routes on these measured outcomes; the user sees `<answer> [n]` with the verified quote as the
+citation's quote.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from difflib import SequenceMatcher
+from typing import Any, Literal
+
+from anchorgate.tools.answer.citations import content_words
+from anchorgate.tools.answer.text import IDK_ANSWER, is_idk, normalize_words
+from anchorgate.tools.text.sentences import split_sentences
+
+MAX_QUOTES = 2
+NEAR_QUOTE_RATIO = 0.85  # difflib ratio of a paraphrase-free copy with a few tokens changed
+OUTSIDE_WORDS_MAX = 0.25  # a judged answer may hold this share of words found in no passage
+DraftStatus = Literal["quoted", "declined", "malformed"]
+QuoteStatus = Literal["verbatim", "moved", "near", "absent"]
+
+# GBNF (llama.cpp). The quote is not free text: it is one of the numbered passages' own sentences
+# (cut to QUOTE_MAX_CHARS at a word boundary), spelled out as literal alternatives, so the local
+# model can only pick a sentence, never paraphrase or run on into a whole passage. Which sentence
+# it picks, and whether its answer is in it, are still checked. Models without grammar support
+# get the same instructions in the prompt and `check_quotes` verifies what they copied.
+QUOTE_MAX_CHARS = 160
+ANSWER_MAX_CHARS = 200  # the answer line: a short answer, at most a sentence
+_GRAMMAR_HEAD = """root ::= declined | answered
+declined ::= "I don't know"
+answered ::= [^\\n]{1,ANSWER_CHARS} "\\n" quote
+"""
+
+
+def _gbnf_literal(text: str) -> str:
+    """`text` as a GBNF string literal."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + "".join(ch if ch.isprintable() else " " for ch in escaped) + '"'
+
+
+def quotable_sentences(text: str, max_chars: int = QUOTE_MAX_CHARS) -> list[str]:
+    """A passage's sentences as the grammar offers them: each cut to `max_chars` at a word boundary."""
+    sentences = []
+    for sentence in split_sentences(text):
+        piece = " ".join(sentence.text.split())
+        if len(piece) > max_chars:
+            piece = piece[:max_chars].rsplit(" ", 1)[0]
+        if piece and piece not in sentences:
+            sentences.append(piece)
+    return sentences
+
+
+def draft_grammar(passages: Sequence[Mapping[str, Any]]) -> str:
+    """The GBNF that holds a reply to `<answer>` + `QUOTE [n]: <a sentence of passage n>`, or declined."""
+    head = _GRAMMAR_HEAD.replace("ANSWER_CHARS", str(ANSWER_MAX_CHARS))
+    rules, choices = [], []
+    for passage in passages:
+        sentences = quotable_sentences(passage["text"])
+        if not sentences:
+            continue
+        n = int(passage["n"])
+        choices.append(f'"QUOTE [{n}]: " p{n}')
+        rules.append(f"p{n} ::= " + " | ".join(_gbnf_literal(s) for s in sentences))
+    if not choices:
+        return head.replace("root ::= declined | answered", "root ::= declined")
+    return head + "quote ::= " + " | ".join(choices) + "\n" + "\n".join(rules) + "\n"
+
+
+_QUOTE_LINE = re.compile(r"^\s*QUOTE\s*\[(\d{1,2})\]\s*:\s*(.+?)\s*$", re.IGNORECASE)
+_NONE_LINE = re.compile(r"^\s*QUOTE\s*:\s*none\b", re.IGNORECASE)
+_ANSWER_LINE = re.compile(r"^\s*ANSWER\s*:\s*(.*?)\s*$", re.IGNORECASE)
+YES_NO = frozenset({"yes", "no"})
+_RUN_ON_QUOTE = re.compile(r"\s*(?:\[\d{1,2}\]\s*)*QUOTE\s*\[", re.IGNORECASE)  # "Billy Flynn [1] QUOTE [1]: …"
+_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """One quote line and what the check found."""
+
+    passage: int
+    text: str
+    status: QuoteStatus = "absent"
+    found_in: int | None = None  # the passage that holds it (== passage unless moved)
+    match: str = ""  # the passage sentence it matched
+    ratio: float = 0.0
+
+
+@dataclass(frozen=True)
+class QuotedDraft:
+    """A parsed, checked draft."""
+
+    status: DraftStatus
+    answer: str = ""
+    quotes: list[Quote] = field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        """At least one quote found verbatim (in its passage or another)."""
+        return any(q.status in {"verbatim", "moved"} for q in self.quotes)
+
+    @property
+    def cited(self) -> list[int]:
+        """Passages that hold the found quotes, in order, without repeats."""
+        numbers: list[int] = []
+        for q in self.quotes:
+            if q.found_in is not None and q.found_in not in numbers:
+                numbers.append(q.found_in)
+        return numbers
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready record for state and telemetry."""
+        return {
+            "status": self.status,
+            "answer": self.answer,
+            "quotes": [asdict(q) for q in self.quotes],
+            "verified": self.verified,
+        }
+
+
+def parse_draft(text: str) -> QuotedDraft:
+    """The reply's answer and quotes; never raises (another shape is `malformed`).
+
+    The answer is the first line that is not a quote (an `ANSWER:` label is dropped), so both
+    `answer / QUOTE …` and `QUOTE … / ANSWER: answer` read the same.
+    """
+    quotes: list[Quote] = []
+    answer: str | None = None
+    declined = False
+    for line in text.strip().splitlines():
+        if found := _QUOTE_LINE.match(line):
+            quotes.append(Quote(int(found.group(1)), found.group(2).strip()))
+        elif _NONE_LINE.match(line):
+            declined = True
+        elif answer is None and line.strip():
+            labelled = _ANSWER_LINE.match(line)
+            answer = _RUN_ON_QUOTE.split(labelled.group(1) if labelled else line.strip())[0].rstrip(" ,;:")
+    if answer is not None and is_idk(answer) and answer.strip():
+        return QuotedDraft("declined", answer=IDK_ANSWER)
+    if declined and not quotes:
+        return QuotedDraft("declined", answer=IDK_ANSWER)
+    if not answer or not answer.strip() or not quotes:
+        return QuotedDraft("malformed", answer=(answer or "").strip(), quotes=quotes[:MAX_QUOTES])
+    return QuotedDraft("quoted", answer=answer.strip(), quotes=quotes[:MAX_QUOTES])
+
+
+def _folded(text: str) -> str:
+    """Lower case, accents and punctuation removed, whitespace collapsed: what "verbatim" compares."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(_PUNCT.sub(" ", text).split())
+
+
+def check_quotes(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -> QuotedDraft:
+    """The draft with each quote checked against the numbered passages (exact match first)."""
+    if draft.status == "declined" or not draft.quotes:
+        return draft
+    folded = {int(p["n"]): _folded(f"{p.get('title', '')} {p['text']}") for p in context}
+    checked = [_check_one(q, folded, context) for q in draft.quotes]
+    return QuotedDraft(draft.status, draft.answer, checked)
+
+
+def _check_one(quote: Quote, folded: dict[int, str], context: Sequence[Mapping[str, Any]]) -> Quote:
+    needle = _folded(quote.text)
+    if not needle:
+        return quote
+    if needle in folded.get(quote.passage, ""):
+        return Quote(quote.passage, quote.text, "verbatim", quote.passage, quote.text, 1.0)
+    # stable order: the lowest passage number that holds it
+    for n in sorted(folded):
+        if needle in folded[n]:
+            return Quote(quote.passage, quote.text, "moved", n, quote.text, 1.0)
+    best = (0.0, 0, "")
+    for passage in context:
+        for sentence in split_sentences(passage["text"]):
+            ratio = SequenceMatcher(None, needle, _folded(sentence.text), autojunk=False).ratio()
+            if ratio > best[0]:
+                best = (ratio, int(passage["n"]), sentence.text)
+    if best[0] >= NEAR_QUOTE_RATIO:
+        return Quote(quote.passage, quote.text, "near", best[1], best[2], round(best[0], 4))
+    return Quote(quote.passage, quote.text, "absent", None, best[2], round(best[0], 4))
+
+
+def answer_grounding(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -> float:
+    """Share of the answer's words found in its found quotes (1.0 for a yes/no answer).
+
+    An answer copied out of the quote scores 1.0; an answer the quote does not contain (the model
+    quoted one thing and answered from memory) scores low. Without content words (numbers and
+    names are content words; "yes"/"no" are not) the answer is a verdict on the quote: 1.0.
+    """
+    if draft.status != "quoted":
+        return 0.0
+    words = content_words(draft.answer) - YES_NO
+    if not words:
+        return 1.0
+    quoted = " ".join(q.match or q.text for q in draft.quotes if q.status != "absent")
+    if not quoted:
+        return 0.0
+    return round(len(words & content_words(quoted)) / len(words), 4)
+
+
+def echoes_question(answer: str, question: str) -> bool:
+    """An answer made only of the question's own words ("Lilu" to "If Gallu is a demon Lilu is what?").
+
+    Not an echo: yes/no, or a choice the question offers ("… X or Y?" → "X").
+    """
+    words = content_words(answer) - YES_NO
+    if not words or re.search(r"\bor\b", question, re.IGNORECASE):
+        return False
+    return words <= content_words(question)
+
+
+def non_answer(answer: str, question: str, yes_no_question: bool) -> str | None:
+    """Why an answer answers nothing: "echo" (only the question's words), "yes_no_to_open_question"
+    ("No" to "which method of forecasting …": the small model's way of not knowing), or None."""
+    words = normalize_words(answer)
+    if words and set(words) <= YES_NO and not yes_no_question:
+        return "yes_no_to_open_question"
+    return "echo" if echoes_question(answer, question) else None
+
+
+def user_answer(draft: QuotedDraft) -> str:
+    """What the user reads: the answer with the markers of the passages its quotes came from."""
+    if draft.status != "quoted":
+        return IDK_ANSWER if draft.status == "declined" else draft.answer
+    markers = "".join(f"[{n}]" for n in draft.cited)
+    answer = draft.answer.rstrip()
+    if not markers:
+        return answer
+    if answer.endswith((".", "!", "?")):
+        return f"{answer[:-1]} {markers}{answer[-1]}"
+    return f"{answer} {markers}"
+
+
+def answer_agreement(proposed: str, draft: QuotedDraft, evidence: str, question: str) -> float:
+    """How well a proposed answer agrees with the reader's own verified, quoted answer (0–1).
+
+    The judge's check: the share of the extracted answer's words found in the proposal (a yes/no
+    extraction must match its word), times 0 when the proposal brings words that are neither in
+    the question nor in the evidence (a claim from outside the passages). 0 when the extraction
+    declined or its quote is not in the passages.
+    """
+    if draft.status != "quoted" or not any(q.status != "absent" for q in draft.quotes):
+        return 0.0
+    said = content_words(proposed)
+    extracted = content_words(draft.answer) - YES_NO
+    if not extracted:  # a yes/no extraction
+        first = (normalize_words(proposed) or [""])[0]
+        return 1.0 if first == (normalize_words(draft.answer) or ["?"])[0] else 0.0
+    agreement = len(said & extracted) / len(extracted)
+    known = content_words(f"{question} {evidence}")
+    outside = len(said - known) / len(said) if said else 0.0
+    return round(agreement if outside <= OUTSIDE_WORDS_MAX else 0.0, 4)

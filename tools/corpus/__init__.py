@@ -1,0 +1,1 @@
+"""Corpora: loading folders, JSONL, PDF and DOCX into passages, and chunking them."""

@@ -1,0 +1,1 @@
+"""Text handling for every language: language detection, CJK bigrams, stopwords, sentences, tokens."""
