@@ -14,7 +14,7 @@ first token's candidates: SUPPORTED at or above `judge_accept_p`, else UNSUPPORT
 that probability). The packaged model labels nearly everything PARTIAL under the three-way
 prompt, while its yes/no probabilities do rank right answers above hallucinated ones.
 
-Whatever the style, the answer's own words are checked first (`judge_grounding_min`,
+Whatever the style, a quoted draft's answer line is checked first (`judge_grounding_min`,
 tools/answer/grounding.py): an answer that brings words none of the judged passages holds is
 UNSUPPORTED without a call, and the LLM is asked only about grounded answers.
 """
@@ -189,8 +189,8 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """One judgement of the current draft (plus at most `judge_retries` re-asks when unparseable)."""
     config = runtime.context
     started = time.perf_counter()
-    grounding = answer_grounding(state.get("draft", ""), judged_context(state))
-    if grounding < config.judge_grounding_min:
+    grounding = _answer_grounding(state)
+    if grounding is not None and grounding < config.judge_grounding_min:
         return _ungrounded(state, grounding, started)
     if config.judge_style == "quote":
         update = await _quote_judge(state, config, started)
@@ -225,6 +225,18 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "usage": spend,
         "latency": {"judge": time.perf_counter() - started},
     }
+
+
+def _answer_grounding(state: State) -> float | None:
+    """Grounding of a quoted draft's answer line in the judged passages; None for free prose.
+
+    Measured on short answers (HaluEval, BENCHMARKS.md); a free-style draft restates the question
+    and explains in the model's own words, which is the support measure's to weigh, not this check's.
+    """
+    structure = state.get("draft_structure") or {}
+    if structure.get("status") != "quoted":
+        return None
+    return answer_grounding(str(structure.get("answer", "")), judged_context(state), state["question"])
 
 
 def _ungrounded(state: State, grounding: float, started: float) -> dict[str, Any]:

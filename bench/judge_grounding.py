@@ -54,20 +54,26 @@ def main() -> None:
     for record in records:
         item = items[record["id"]]
         passages = passage_dicts(item)
-        rows.append({**record, "right_grounding": answer_grounding(item.answers[0], passages),
-                     "hallucinated_grounding": answer_grounding(str(item.extra["hallucinated_answer"]), passages)})
-    half = len(rows) // 2
-    tune, heldout = rows[:half], rows[half:]
-    methods = {
-        "llm only (judge_accept_p)": best(tune, (0.0,), ACCEPT_P),
-        "grounding only (judge_grounding_min)": best(tune, GROUNDING, (0.0,)),
-        "grounding, then the llm": best(tune, GROUNDING, ACCEPT_P),
-    }
-    result = {"records": str(args.judge_check), "tune_items": half, "heldout_items": len(rows) - half, "methods": {}}
-    for name, (g, p) in methods.items():
-        result["methods"][name] = {"judge_grounding_min": g, "judge_accept_p": p, "tune": accuracy(tune, g, p),
-                                   "heldout": accuracy(heldout, g, p)}  # fmt: skip
-    result["default_accept_p_0.3"] = {"tune": accuracy(tune, 0.0, 0.3), "heldout": accuracy(heldout, 0.0, 0.3)}
+        answers = (item.answers[0], str(item.extra["hallucinated_answer"]))
+        for question, variant in (("", "all words"), (item.question, "the question's words not counted")):
+            grounding = [answer_grounding(answer, passages, question) for answer in answers]
+            rows.append({**record, "variant": variant, "right_grounding": grounding[0],
+                         "hallucinated_grounding": grounding[1]})  # fmt: skip
+    result: dict[str, Any] = {"records": str(args.judge_check), "tune_items": len(records) // 2,
+                              "heldout_items": len(records) - len(records) // 2, "methods": {}}  # fmt: skip
+    for variant in ("the question's words not counted", "all words"):
+        mine = [r for r in rows if r["variant"] == variant]
+        tune, heldout = mine[: len(mine) // 2], mine[len(mine) // 2 :]
+        methods = {
+            "llm only (judge_accept_p)": best(tune, (0.0,), ACCEPT_P),
+            f"grounding only, {variant} (judge_grounding_min)": best(tune, GROUNDING, (0.0,)),
+            f"grounding, {variant}, then the llm": best(tune, GROUNDING, ACCEPT_P),
+        }
+        for name, (g, p) in methods.items():
+            result["methods"][name] = {"judge_grounding_min": g, "judge_accept_p": p, "tune": accuracy(tune, g, p),
+                                       "heldout": accuracy(heldout, g, p)}  # fmt: skip
+    result["llm only at today's judge_accept_p 0.3"] = {"tune": accuracy(tune, 0.0, 0.3),
+                                                        "heldout": accuracy(heldout, 0.0, 0.3)}
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=1))
 

@@ -146,7 +146,7 @@ async def _judge_item(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Both answers' verdicts, each with its grounding; an ungrounded answer costs no call, as in the node."""
     answers = (item.answers[0], hallucinated)
-    groundings = [answer_grounding(answer, passage_dicts(item)) for answer in answers]
+    groundings = [answer_grounding(answer, passage_dicts(item), item.question) for answer in answers]
     grounded = [g >= config.judge_grounding_min for g in groundings]
     if config.judge_style == "quote" and any(grounded):
         verdicts = list(await quote_judge_pair(model, config, item, answers))

@@ -228,15 +228,25 @@ async def test_yes_no_judge_reads_the_yes_probability_not_the_greedy_word(tmp_pa
 
 async def test_the_judge_rejects_an_answer_the_passages_do_not_hold_without_a_call(tmp_path: Path) -> None:
     def reply(prompt: str) -> str:
+        return "YES" if "YES or NO" in prompt else "bamboo shoots\nQUOTE [1]: Owls hunt mice at night."
+
+    model = ScriptedChatModel(script=reply, report_usage=True)
+    model.first_tokens = [("YES", math.log(0.9)), ("NO", math.log(0.1))]
+    settings = {"judge_style": "yes_no", "answer_style": "quoted"}
+    checked = await _ask(tmp_path, model, "What do owls hunt at night?", "B", **settings)
+    verdict = checked["telemetry"]["judge"]
+    assert verdict["label"] == "UNSUPPORTED" and verdict["grounding"] == 0.0  # "bamboo", "shoots": in no passage
+    assert not any(c["stage"] == "judge" for c in checked["telemetry"]["calls"])
+    unchecked = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_grounding_min=0.0, **settings)
+    assert unchecked["telemetry"]["judge"]["label"] == "SUPPORTED"  # the LLM alone accepts it
+    assert any(c["stage"] == "judge" for c in unchecked["telemetry"]["calls"])
+
+
+async def test_free_prose_is_left_to_the_llm_judge(tmp_path: Path) -> None:
+    def reply(prompt: str) -> str:
         return "YES" if "YES or NO" in prompt else "Owls hunt bamboo shoots at dusk [1]."
 
     model = ScriptedChatModel(script=reply, report_usage=True)
     model.first_tokens = [("YES", math.log(0.9)), ("NO", math.log(0.1))]
-    settings = {"judge_style": "yes_no", "judge_grounding_min": 0.9}
-    checked = await _ask(tmp_path, model, "What do owls hunt at night?", "B", **settings)
-    verdict = checked["telemetry"]["judge"]
-    assert verdict["label"] == "UNSUPPORTED" and verdict["grounding"] < 0.9
-    assert not any(c["stage"] == "judge" for c in checked["telemetry"]["calls"])
-    unchecked = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="yes_no")
-    assert unchecked["telemetry"]["judge"]["label"] == "SUPPORTED"  # the LLM alone accepts it
-    assert any(c["stage"] == "judge" for c in unchecked["telemetry"]["calls"])
+    result = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="yes_no", answer_style="free")
+    assert result["telemetry"]["judge"]["label"] == "SUPPORTED" and result["telemetry"]["judge"]["grounding"] is None

@@ -271,7 +271,8 @@ def test_judge_accuracy_on_halueval(tmp_path: Path) -> None:
         return "SUPPORTED"
 
     model = ScriptedChatModel(script=verdict, report_usage=True)
-    result = judge_accuracy(path, None, "local", model=model, llm_cache="")
+    # grounding check off: every answer goes to the LLM judge (its re-ask loop is what this tests)
+    result = judge_accuracy(path, None, "local", overrides={"judge_grounding_min": 0.0}, model=model, llm_cache="")
     assert result["items"] == 2 and result["accept_right_rate"] == 1.0
     assert result["reject_hallucinated_rate"] == 0.5 and result["accuracy"] == 0.75
     assert result["labels"]["hallucinated"] == {"UNSUPPORTED": 1, "SUPPORTED": 1}
@@ -291,7 +292,8 @@ def test_yes_no_judge_accuracy_uses_the_yes_probability(tmp_path: Path) -> None:
         return [("NO", math.log(1 - p_yes)), ("YES", math.log(p_yes))]
 
     model = ScriptedChatModel(script=lambda prompt: "NO", first_tokens=candidates)
-    result = judge_accuracy(path, None, "local", overrides={"judge_style": "yes_no"}, model=model, llm_cache="")
+    overrides = {"judge_style": "yes_no", "judge_grounding_min": 0.0}  # the LLM judge alone
+    result = judge_accuracy(path, None, "local", overrides=overrides, model=model, llm_cache="")
     assert result["accuracy"] == 1.0 and result["labels"]["right"] == {"SUPPORTED": 1}
     assert result["confidence_auc"] == 1.0 and result["per_item"][0]["right_confidence"] == 0.35
     assert all("YES or NO" in p for p in model.prompts) and len(model.prompts) == 2
@@ -369,10 +371,11 @@ def test_the_judge_check_rejects_an_ungrounded_answer_without_a_call(tmp_path: P
            "hallucinated_answer": "Bamboo shoots"}  # fmt: skip
     path.write_text(json.dumps(row) + "\n", encoding="utf-8")
     model = ScriptedChatModel(script=lambda prompt: "SUPPORTED", report_usage=True)
-    result = judge_accuracy(path, None, "local", overrides={"judge_grounding_min": 0.9}, model=model, llm_cache="")
+    result = judge_accuracy(path, None, "local", model=model, llm_cache="")  # the check is on by default
     item = result["per_item"][0]
     assert (item["right"], item["hallucinated"]) == ("SUPPORTED", "UNSUPPORTED") and result["accuracy"] == 1.0
     assert (item["right_grounding"], item["hallucinated_grounding"]) == (1.0, 0.0)
     assert len(model.prompts) == 1 and "Answer: Mice" in model.prompts[0]  # the ungrounded answer cost no call
-    off = judge_accuracy(path, None, "local", model=ScriptedChatModel(script=lambda p: "SUPPORTED"), llm_cache="")
-    assert off["per_item"][0]["hallucinated"] == "SUPPORTED"  # 0 (the default) leaves every answer to the LLM
+    off = judge_accuracy(path, None, "local", overrides={"judge_grounding_min": 0.0},
+                         model=ScriptedChatModel(script=lambda p: "SUPPORTED"), llm_cache="")  # fmt: skip
+    assert off["per_item"][0]["hallucinated"] == "SUPPORTED"  # 0 leaves every answer to the LLM

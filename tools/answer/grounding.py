@@ -17,14 +17,16 @@ from anchorgate.tools.answer.confidence import answer_span
 from anchorgate.tools.answer.text import strip_citations
 
 
-def answer_grounding(answer: str, passages: Sequence[Mapping[str, Any]]) -> float:
+def answer_grounding(answer: str, passages: Sequence[Mapping[str, Any]], question: str = "") -> float:
     """Share of the answer span's content words found in the passages (titles included).
 
     The answer span is the first line, cut at its first sentence (`answer_span`): a draft's later
-    sentences elaborate in the model's own words. An answer with no content word ("Yes.", "No.")
-    has nothing to check here and scores 1.0, so the LLM judge decides it.
+    sentences elaborate in the model's own words. Words of the `question` are not counted: an answer
+    that restates the question ("To format a float with two decimal places, use …") is judged on
+    what it adds. An answer with no word left to check ("Yes.", "No.") scores 1.0, so the LLM
+    judge decides it.
     """
-    terms = stems(answer_span(strip_citations(answer)))
+    terms = stems(answer_span(strip_citations(answer))) - stems(question)
     if not terms:
         return 1.0
     passage_stems: set[str] = set()
