@@ -1,5 +1,5 @@
 # The two commands of README.md. Both set everything up first and can be re-run at any time.
-.PHONY: demo test setup
+.PHONY: demo test test-loaded setup
 
 setup:
 	bash scripts/setup.sh
@@ -12,3 +12,7 @@ test: setup
 	.venv/bin/ruff check anchorgate graph agents tools prompts eval tests bench
 	bash scripts/typecheck.sh
 	.venv/bin/pytest -q -p no:cacheprovider
+
+# The end-to-end tests beside a CPU hog (one busy process per core): green on a busy machine too.
+test-loaded: setup
+	bash scripts/test_under_load.sh
