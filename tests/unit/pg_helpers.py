@@ -11,7 +11,9 @@ from __future__ import annotations
 import atexit
 import itertools
 import threading
+from collections.abc import Mapping
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +43,18 @@ def fresh_database(prefix: str = "t") -> str:
     name = f"{prefix}_{next(_NAMES)}"
     server.psql(f"CREATE DATABASE {name}")
     return server.url_for(database=name)
+
+
+def corpus_folder(root: Path, docs: Mapping[str, str]) -> Path:
+    """`root/docs` holding one text file per (file name, text) of `docs`."""
+    folder = root / "docs"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in docs.items():
+        (folder / name).write_text(text + "\n", encoding="utf-8")
+    return folder
+
+
+def collection_rows(url: str, columns: str = "name || ':' || generation") -> list[str]:
+    """One `columns` string per collection of the database at `url`, by name."""
+    sql = f"SELECT {columns} FROM anchorgate_collections ORDER BY name"
+    return pg_server().psql(sql, database=url.rsplit("/", 1)[1]).split()

@@ -23,7 +23,7 @@ from anchorgate.tools.index.embeddings import E5, MINILM, embedding_choice, embe
 from anchorgate.tools.index.store_view import StoreIndex
 from anchorgate.tools.postgres.store import VectorStoreDataError
 from anchorgate.tools.services import services_for
-from tests.unit.pg_helpers import fresh_database, pg_server
+from tests.unit.pg_helpers import collection_rows, corpus_folder, fresh_database
 from tests.unit.test_threads import _model as scripted_model
 
 INDONESIAN = {
@@ -56,22 +56,13 @@ def scripted_chat(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services_module, "chat_model_for", lambda config: model)
 
 
-def _folder(root: Path, docs: dict[str, str]) -> Path:
-    folder = root / "docs"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in docs.items():
-        (folder / name).write_text(text + "\n", encoding="utf-8")
-    return folder
-
-
 def _index(folder: Path, url: str, cache: Path, *extra: str) -> None:
     argv = ["index", str(folder), "--set", f"vector_store={url}", "--set", f"cache_dir={cache}", *extra]
     assert run(argv) == 0
 
 
 def _stored_ids(url: str) -> list[str]:
-    sql = "SELECT embedding_id || ':' || generation FROM anchorgate_collections ORDER BY name"
-    return pg_server().psql(sql, database=url.rsplit("/", 1)[1]).split()
+    return collection_rows(url, "embedding_id || ':' || generation")
 
 
 def test_an_e5_id_names_e5() -> None:
@@ -83,7 +74,7 @@ def test_an_e5_id_names_e5() -> None:
 async def test_an_indonesian_corpus_indexed_with_e5_is_asked_through_postgres(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder, url, cache = _folder(tmp_path, INDONESIAN), fresh_database("e5_id"), tmp_path / "cache"
+    folder, url, cache = corpus_folder(tmp_path, INDONESIAN), fresh_database("e5_id"), tmp_path / "cache"
     _index(folder, url, cache)
     assert "embedding model multilingual-e5-small (auto: id)" in capsys.readouterr().err
     [stored] = _stored_ids(url)
@@ -104,7 +95,7 @@ async def test_an_indonesian_corpus_indexed_with_e5_is_asked_through_postgres(
 
 
 async def test_a_chinese_corpus_in_postgres_is_cut_at_sentence_ends_and_found(tmp_path: Path) -> None:
-    folder, url, cache = _folder(tmp_path, CHINESE), fresh_database("e5_zh"), tmp_path / "cache"
+    folder, url, cache = corpus_folder(tmp_path, CHINESE), fresh_database("e5_zh"), tmp_path / "cache"
     overrides: dict[str, Any] = {"corpus": str(folder), "cache_dir": str(cache), "vector_store": url,
                                  "chunk_tokens": 64, "chunk_overlap_tokens": 8}  # fmt: skip
     result = await aask("大熊猫主要吃什么？", preset="A", overrides=overrides)
@@ -117,7 +108,7 @@ async def test_a_chinese_corpus_in_postgres_is_cut_at_sentence_ends_and_found(tm
 
 
 async def test_auto_follows_the_e5_collection_and_another_model_is_refused_by_name(tmp_path: Path) -> None:
-    folder, url, cache = _folder(tmp_path, ENGLISH), fresh_database("e5_follow"), tmp_path / "cache"
+    folder, url, cache = corpus_folder(tmp_path, ENGLISH), fresh_database("e5_follow"), tmp_path / "cache"
     _index(folder, url, cache, "--set", "embedding_model=e5")  # an English corpus, e5 by choice
     [stored] = _stored_ids(url)
     overrides: dict[str, Any] = {"corpus": str(folder), "cache_dir": str(cache), "vector_store": url}

@@ -18,7 +18,7 @@ from anchorgate.cli import run
 from anchorgate.graph.config import Config
 from anchorgate.tools.postgres.store import VectorStoreDataError
 from anchorgate.tools.services import Services, load_index_for, register_services, services_for
-from tests.unit.pg_helpers import fresh_database, pg_server
+from tests.unit.pg_helpers import collection_rows, corpus_folder, fresh_database
 from tests.unit.test_threads import _model as toy_model
 from tests.unit.test_threads import _overrides as toy_overrides
 
@@ -29,23 +29,10 @@ DOCS = {
 }
 
 
-def _write_docs(root: Path) -> Path:
-    docs = root / "docs"
-    docs.mkdir(parents=True, exist_ok=True)
-    for name, text in DOCS.items():
-        (docs / name).write_text(text + "\n", encoding="utf-8")
-    return docs
-
-
-def _generation(url: str) -> list[str]:
-    return pg_server().psql("SELECT name || ':' || generation FROM anchorgate_collections ORDER BY name",
-                            database=url.rsplit("/", 1)[1]).split()  # fmt: skip
-
-
 def test_index_into_postgres_embeds_once_then_only_what_changed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    docs, url = _write_docs(tmp_path), fresh_database("cli")
+    docs, url = corpus_folder(tmp_path, DOCS), fresh_database("cli")
     argv = ["index", str(docs), "--set", f"vector_store={url}", "--set", f"cache_dir={tmp_path / 'cache'}"]
     assert run(argv) == 0
     out, err = capsys.readouterr()
@@ -70,21 +57,21 @@ async def test_a_run_over_postgres_sees_the_passages_a_faiss_run_sees(tmp_path: 
     assert [c["score"] for c in served["telemetry"]["context"]] == pytest.approx(
         [c["score"] for c in local["telemetry"]["context"]], abs=1e-6
     )
-    assert len(_generation(url)) == 1  # the bundle's index was mirrored into one collection
+    assert len(collection_rows(url)) == 1  # the bundle's index was mirrored into one collection
 
 
 async def test_a_collection_indexed_by_the_cli_is_used_as_it_is(tmp_path: Path) -> None:
-    docs, url = _write_docs(tmp_path), fresh_database("shared")
+    docs, url = corpus_folder(tmp_path, DOCS), fresh_database("shared")
     cache = str(tmp_path / "cache")
     assert run(["index", str(docs), "--set", f"vector_store={url}", "--set", f"cache_dir={cache}"]) == 0
-    before = _generation(url)
+    before = collection_rows(url)
     config = Config(corpus=str(docs), cache_dir=cache)
     index, embeddings, _ = load_index_for(config, progress=False)  # the app's local bundle of the same corpus
     services_id = register_services(Services(index, embeddings, toy_model(), "docs"))
     overrides: dict[str, Any] = {"services_id": services_id, "vector_store": url, "checkpoint_db": f"{cache}/c.sqlite"}
     result = await aask("What do owls hunt?", preset="A", overrides={**overrides, "corpus": str(docs)})
     assert result["decision"] == "STOP" and result["telemetry"]["context"]
-    assert _generation(url) == before  # found up to date: not rewritten, nothing embedded
+    assert collection_rows(url) == before  # found up to date: not rewritten, nothing embedded
 
 
 async def test_a_run_against_a_collection_of_another_model_fails_with_its_error(tmp_path: Path) -> None:

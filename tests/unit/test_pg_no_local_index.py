@@ -22,7 +22,7 @@ from anchorgate.tools.index.store_view import StoreIndex
 from anchorgate.tools.postgres.search import PgSearcher
 from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.services import load_index_for, services_for
-from tests.unit.pg_helpers import fresh_database, pg_server
+from tests.unit.pg_helpers import collection_rows, corpus_folder, fresh_database
 from tests.unit.test_threads import _model as scripted_model
 
 DOCS = {
@@ -32,24 +32,13 @@ DOCS = {
     "tea.txt": "Green tea is brewed from the leaves of Camellia sinensis.",
 }
 
+WITH_CHUNKS = "name || ':' || generation || ':' || n_chunks"
+
 
 @pytest.fixture(autouse=True)
 def scripted_chat(monkeypatch: pytest.MonkeyPatch) -> None:
     model = scripted_model()
     monkeypatch.setattr(services_module, "chat_model_for", lambda config: model)
-
-
-def _docs(root: Path) -> Path:
-    folder = root / "docs"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in DOCS.items():
-        (folder / name).write_text(text + "\n", encoding="utf-8")
-    return folder
-
-
-def _collections(url: str) -> list[str]:
-    sql = "SELECT name || ':' || generation || ':' || n_chunks FROM anchorgate_collections ORDER BY name"
-    return pg_server().psql(sql, database=url.rsplit("/", 1)[1]).split()
 
 
 def _overrides(docs: Path, cache: Path, **extra: Any) -> dict[str, Any]:
@@ -58,7 +47,7 @@ def _overrides(docs: Path, cache: Path, **extra: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("preset", ["baseline", "A", "B"])
 async def test_a_postgres_run_builds_no_local_index_and_sees_the_same_context(tmp_path: Path, preset: str) -> None:
-    docs, url = _docs(tmp_path), fresh_database("nolocal")
+    docs, url = corpus_folder(tmp_path, DOCS), fresh_database("nolocal")
     local = await aask("What do owls hunt?", preset=preset, overrides=_overrides(docs, tmp_path / "local"))
     served_cache = tmp_path / "served"
     served = await aask(
@@ -70,7 +59,8 @@ async def test_a_postgres_run_builds_no_local_index_and_sees_the_same_context(tm
     local_context, served_context = local["telemetry"]["context"], served["telemetry"]["context"]
     assert served_context and [c["id"] for c in served_context] == [c["id"] for c in local_context]
     assert [c["score"] for c in served_context] == pytest.approx([c["score"] for c in local_context], abs=1e-5)
-    assert _collections(url) == [f"{_collection_of(docs, served_cache, url)}:1:4"]  # written once, 4 chunks
+    # written once, 4 chunks
+    assert collection_rows(url, WITH_CHUNKS) == [f"{_collection_of(docs, served_cache, url)}:1:4"]
 
 
 def _collection_of(docs: Path, cache: Path, url: str) -> str:
@@ -80,7 +70,7 @@ def _collection_of(docs: Path, cache: Path, url: str) -> str:
 
 
 def test_the_bundle_reads_everything_from_the_store(tmp_path: Path) -> None:
-    docs, url = _docs(tmp_path), fresh_database("bundle")
+    docs, url = corpus_folder(tmp_path, DOCS), fresh_database("bundle")
     config = Config(corpus=str(docs), cache_dir=str(tmp_path / "cache"), vector_store=url)
     index, embeddings, corpus = load_index_for(config, progress=False)
     assert isinstance(index, StoreIndex) and index.fresh
@@ -101,15 +91,15 @@ def test_the_bundle_reads_everything_from_the_store(tmp_path: Path) -> None:
     assert vectors.shape == (2, 384)
     again, _, _ = load_index_for(config, progress=False)  # up to date: one row read, nothing written
     assert isinstance(again, StoreIndex) and not again.fresh
-    assert _collections(url) == [f"{index.manifest['collection']}:1:4"]
+    assert collection_rows(url, WITH_CHUNKS) == [f"{index.manifest['collection']}:1:4"]
 
 
 async def test_a_collection_indexed_by_the_cli_is_used_without_a_local_index(tmp_path: Path) -> None:
-    docs, url, cache = _docs(tmp_path), fresh_database("cli_then_run"), tmp_path / "cache"
+    docs, url, cache = corpus_folder(tmp_path, DOCS), fresh_database("cli_then_run"), tmp_path / "cache"
     assert run(["index", str(docs), "--set", f"vector_store={url}", "--set", f"cache_dir={cache}"]) == 0
-    before = _collections(url)
+    before = collection_rows(url, WITH_CHUNKS)
     result = await aask("What do owls hunt?", preset="A", overrides=_overrides(docs, cache, vector_store=url))
     assert result["decision"] == "STOP"
     assert result["telemetry"]["context"][0]["id"].split("#")[0] in ("owls.txt", "barn_owls.txt")
-    assert _collections(url) == before  # found current: not rewritten
+    assert collection_rows(url, WITH_CHUNKS) == before  # found current: not rewritten
     assert not (cache / "indexes").exists()
