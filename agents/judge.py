@@ -37,13 +37,13 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import yes_probability
-from anchorgate.tools.answer.grounding import answer_grounding
+from anchorgate.tools.answer.grounding import answer_grounding, answering_sentences
 from anchorgate.tools.answer.quoted_draft import answer_agreement, check_quotes, parse_draft
 from anchorgate.tools.answer.text import cited_numbers, strip_citations
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
 from anchorgate.tools.llm.usage import add_usage, spend_update
 from anchorgate.tools.retrieval.evidence import to_chunk
-from anchorgate.tools.retrieval.packing import pack_context
+from anchorgate.tools.retrieval.packing import CLOSE_TAG, OPEN_TAG, pack_context
 from anchorgate.tools.services import aservices_for
 
 JUDGE_MAX_TOKENS = 6
@@ -53,7 +53,10 @@ _YES_NO = re.compile(r"\b(YES|NO)\b", re.IGNORECASE)
 PROMPTS = {
     "verdict": ("judge_system", "judge_user", "judge_retry"),
     "yes_no": ("judge_yes_no_system", "judge_yes_no_user", "judge_yes_no_retry"),
+    "answers": ("judge_answers_system", "judge_answers_user", "judge_yes_no_retry"),
 }
+# styles read as P(YES) from the first token's candidates
+YES_NO_STYLES = {"yes_no", "answers"}
 
 
 class JudgeVerdict(BaseModel):
@@ -91,7 +94,7 @@ def read_verdict(
     config: Config, text: str, logprobs: list[list[float]] | None, first_tokens: list[tuple[str, float]] | None
 ) -> JudgeVerdict | None:
     """The verdict of one judge reply under the configured style (None when it names none)."""
-    if config.judge_style == "yes_no":
+    if config.judge_style in YES_NO_STYLES:
         return parse_yes_no(text, first_tokens, config.judge_accept_p)
     return parse_verdict(text, logprobs)
 
@@ -139,6 +142,16 @@ async def ask_for_verdict(
 def judged_passages(state: State, max_tokens: int) -> str:
     """The passages the draft cites (all of the context when it cites none), packed to a cap."""
     return pack_context([to_chunk(p) for p in judged_context(state)], max_tokens).text
+
+
+def answering_text(state: State) -> str:
+    """What `judge_style=answers` reads: the judged passages' two sentences nearest the answer."""
+    picked = answering_sentences(state.get("draft", ""), judged_context(state), state["question"])
+    lines = []
+    for n, (passage, text) in enumerate(picked, 1):
+        title = str(passage.get("title") or "").strip()
+        lines.append(f"[{n}] {title}: {text}" if title else f"[{n}] {text}")
+    return "\n".join([OPEN_TAG, *lines, CLOSE_TAG])
 
 
 def judged_context(state: State) -> list[Evidence]:
@@ -196,7 +209,11 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         update = await _quote_judge(state, config, started)
         update["judge"]["grounding"] = grounding
         return update
-    documents = judged_passages(state, config.judge_context_tokens)
+    documents = (
+        answering_text(state)
+        if config.judge_style == "answers"
+        else judged_passages(state, config.judge_context_tokens)
+    )
     messages = judge_messages(config, documents, state["question"], state.get("draft", ""))
     usage = dict(state.get("usage", {}))
 

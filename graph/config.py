@@ -18,7 +18,7 @@ from anchorgate.tools.llm.faults import DEFAULT_BACKOFF_MAX_S, DEFAULT_BACKOFF_S
 
 GateMode = Literal["none", "baug"]
 JudgePolicy = Literal["never", "gray_zone", "always"]
-JudgeStyle = Literal["verdict", "yes_no", "quote"]
+JudgeStyle = Literal["verdict", "yes_no", "answers", "quote"]
 RetrievalMode = Literal["dense", "hybrid"]
 FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
@@ -112,6 +112,8 @@ class Config:
         "verdict",
         "verdict = one word SUPPORTED/PARTIAL/UNSUPPORTED; yes_no = P(YES) from the first token's logprobs"
         " against judge_accept_p (more accurate with the packaged model: BENCHMARKS.md; no PARTIAL, so no REFLECT);"
+        " answers = as yes_no, but asks whether the two passage sentences nearest the answer answer exactly"
+        " this question (catches an on-topic answer to another question; a fraction of the tokens);"
         " quote = the reader answers again with a verified quote and the draft must agree (score vs judge_accept_p).",
     )
     judge_accept_p: float = _f(0.3, "yes_no judge: P(YES) / (P(YES) + P(NO)) at or above this is SUPPORTED.")

@@ -250,3 +250,24 @@ async def test_free_prose_is_left_to_the_llm_judge(tmp_path: Path) -> None:
     model.first_tokens = [("YES", math.log(0.9)), ("NO", math.log(0.1))]
     result = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="yes_no", answer_style="free")
     assert result["telemetry"]["judge"]["label"] == "SUPPORTED" and result["telemetry"]["judge"]["grounding"] is None
+
+
+async def test_answers_judge_reads_the_sentences_nearest_the_answer_and_its_yes_probability(tmp_path: Path) -> None:
+    judged: list[str] = []
+
+    def reply(prompt: str) -> str:
+        if "exact question" in prompt:
+            judged.append(prompt)
+            return "NO"
+        return "Owls hunt mice at night [1]."
+
+    model = ScriptedChatModel(script=reply, report_usage=True)
+    model.first_tokens = [("NO", math.log(0.6)), ("YES", math.log(0.4))]
+    settings = {"judge_style": "answers", "judge_policy": "always", "answer_style": "free"}
+    accepted = await _ask(tmp_path, model, "What do owls hunt at night?", "A", judge_accept_p=0.4, **settings)
+    assert accepted["telemetry"]["judge"]["confidence"] == pytest.approx(0.4, abs=1e-4)
+    assert (accepted["decision"], accepted["reason"]) == ("STOP", "STOP_OVERLAP_OK")
+    # the answering sentence, titled and numbered, not the passage list of the other styles
+    assert "[2] Owls: Owls hunt mice at night." in judged[0] and "Green tea" not in judged[0]
+    rejected = await _ask(tmp_path, model, "What do owls hunt at night?", "A", judge_accept_p=0.5, **settings)
+    assert (rejected["decision"], rejected["reason"]) == ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED")
