@@ -11,6 +11,9 @@ Conventions (also printed in report.md):
 * Round plans and guarded rewrites (`round_strategies`, `rewrites_*`) count what the telemetry
   logged: one plan per retrieval round planned (strategy `none` = a round the planner did not
   spend), one rewrite per query-rewriter call, rejected ones by the guard's reason.
+* Gate triggers (`gate_triggers`): for each question whose gate asked for more (RETRIEVE_MORE or
+  REFLECT), the first such reason and how the question ended: `correct`, `wrong`, `idk` (the
+  model declined) or `abstained` (the gate abstained for another reason).
 * A question whose run hit an LLM fault (`llm_fault` in its record: the server was unavailable,
   rate limited, timed out or sent a malformed reply) is not model output. It is counted in
   `questions` and `llm_faults` and left out of every other number: F1, EM, CRAG, overlap, the
@@ -75,6 +78,23 @@ def round_plan_counts(records: Sequence[Record]) -> dict[str, Any]:
     }
 
 
+def _ending(record: Record) -> str:
+    if record["abstained"]:
+        return "idk" if record["reason"] == "ABSTAIN_MODEL_IDK" else "abstained"
+    return "correct" if record.get("crag_score") == 1 else "wrong"
+
+
+def gate_triggers(records: Sequence[Record]) -> dict[str, dict[str, int]]:
+    """First non-final gate reason (RETRIEVE_MORE / REFLECT) per question, by how the question ended."""
+    table: dict[str, Counter[str]] = {}
+    for record in records:
+        asked = [g for g in (record.get("telemetry") or {}).get("gate") or []
+                 if g.get("action") in ("RETRIEVE_MORE", "REFLECT")]  # fmt: skip
+        if asked:
+            table.setdefault(str(asked[0].get("reason")), Counter())[_ending(record)] += 1
+    return {reason: dict(sorted(table[reason].items())) for reason in sorted(table)}
+
+
 def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
     """Every per-run metric of one preset; LLM faults are counted apart and enter no other number."""
     faults = [r for r in all_records if is_llm_fault(r)]
@@ -124,6 +144,7 @@ def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
         "stop_reasons": dict(sorted(Counter(r["reason"] for r in records).items())),
         "round2_share": _r(sum(int(r.get("rounds") or 0) >= 2 for r in records) / len(records)) if records else None,
         **round_plan_counts(records),
+        "gate_triggers": gate_triggers(records),
         "errors": sum(r["decision"] == "ERROR" for r in records),
         "llm_calls": calls,
         "llm_calls_from_cache": cached,

@@ -131,7 +131,8 @@ def render_markdown(metrics: dict[str, Any], plots: list[Path], title: str) -> s
         lines += [f"Note: some LLM calls were answered from the on-disk LLM cache ({shares} of calls); tokens and "
                   "answers are those of the original calls, but latency is not model latency there.", ""]  # fmt: skip
     lines += _faults_section(metrics) + _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
-    lines += _reasons_section(presets) + _rounds_section(presets) + _worst_section(metrics)
+    lines += _reasons_section(presets) + _triggers_section(presets) + _rounds_section(presets)
+    lines += _worst_section(metrics)
     lines += ["## Conventions", "",
               "F1/EM: SQuAD v1.1 normalization, best over aliases, abstention = 0, answerable items with gold only. "
               "CRAG: +1 correct (exact/alias match or gold contained in a short answer), 0 abstain, −1 otherwise. "
@@ -195,6 +196,19 @@ def _reasons_section(presets: dict[str, dict[str, Any]]) -> list[str]:
     reasons = sorted({r for s in presets.values() for r in s["stop_reasons"]})
     rows = [[_cell(r, 60), *(str(presets[n]["stop_reasons"].get(r, 0)) for n in presets)] for r in reasons]
     return ["## Stop reasons", "", *_table(["reason", *presets], rows), ""]
+
+
+ENDINGS = ("correct", "wrong", "idk", "abstained")
+
+
+def _triggers_section(presets: dict[str, dict[str, Any]]) -> list[str]:
+    """Why the gate asked for more (first RETRIEVE_MORE/REFLECT reason) and how those questions ended."""
+    lines = ["## Gate triggers and how they ended", ""]
+    rows = [[_cell(f"{name}: {reason}", 70), *(str(ends.get(e, 0)) for e in ENDINGS), str(sum(ends.values()))]
+            for name, s in presets.items() for reason, ends in s.get("gate_triggers", {}).items()]  # fmt: skip
+    if not rows:
+        return [*lines, "The gate never asked for another round or a reflection.", ""]
+    return [*lines, *_table(["preset: first reason", *ENDINGS, "total"], rows), ""]
 
 
 def _rounds_section(presets: dict[str, dict[str, Any]]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anchorgate.eval.aggregate import round_plan_counts
+from anchorgate.eval.aggregate import gate_triggers, round_plan_counts
 from anchorgate.eval.report import build_metrics, render_markdown
 from tests.unit.test_eval_report import BASELINE, PRESET
 
@@ -55,3 +55,31 @@ def test_metrics_and_report_carry_the_rewrite_table() -> None:
 def test_a_run_without_later_rounds_says_so() -> None:
     text = render_markdown(build_metrics({"dataset_path": "/d/x.jsonl"}, {"baseline": BASELINE}), [], "toy")
     assert "No retrieval round beyond the first was planned." in text
+
+
+def _asked(record: dict[str, Any], *reasons: str) -> dict[str, Any]:
+    """The record with gate decisions asking for more (one per reason) before its final one."""
+    asked = [{"round": i + 1, "action": "RETRIEVE_MORE", "reason": r} for i, r in enumerate(reasons)]
+    return {**record, "telemetry": {**record["telemetry"], "gate": [*asked, *record["telemetry"]["gate"]]}}
+
+
+def test_gate_triggers_count_the_first_reason_by_how_the_question_ended() -> None:
+    runs = [
+        _asked(BASELINE[0], "RETRIEVE_UNCERTAIN_ANSWER", "RETRIEVE_LOW_SUPPORT"),  # correct
+        _asked(BASELINE[1], "RETRIEVE_UNCERTAIN_ANSWER"),  # the model declined
+        _asked(BASELINE[2], "RETRIEVE_LOW_SUPPORT"),  # wrong
+        BASELINE[3],  # never asked
+    ]
+    assert gate_triggers(runs) == {
+        "RETRIEVE_LOW_SUPPORT": {"wrong": 1},
+        "RETRIEVE_UNCERTAIN_ANSWER": {"correct": 1, "idk": 1},
+    }
+    text = render_markdown(build_metrics({"dataset_path": "/d/x.jsonl"}, {"baseline": BASELINE, "B": runs}), [], "t")
+    section = text.split("## Gate triggers and how they ended")[1].split("\n## ")[0]
+    assert "| B: RETRIEVE_UNCERTAIN_ANSWER | 1 | 0 | 1 | 0 | 2 |" in section
+    assert "baseline:" not in section
+
+
+def test_a_run_whose_gate_never_asked_for_more_says_so() -> None:
+    text = render_markdown(build_metrics({"dataset_path": "/d/x.jsonl"}, {"baseline": BASELINE}), [], "toy")
+    assert "The gate never asked for another round or a reflection." in text
