@@ -17,6 +17,11 @@ prompt, while its yes/no probabilities do rank right answers above hallucinated 
 Whatever the style, a quoted draft's answer line is checked first (`judge_grounding_min`,
 tools/answer/grounding.py): an answer that brings words none of the judged passages holds is
 UNSUPPORTED without a call, and the LLM is asked only about grounded answers.
+
+`judge_style=answerable` reads P(YES) the same way but asks another question: do the passages
+state the answer to exactly this question? A grounded answer drawn from a passage on the same topic
+that answers a neighbouring question (ClapNQ's and NoMIRACL's unanswerable items) passes the
+support measure and the yes/no check; this question is the one that catches it (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -37,13 +42,13 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import yes_probability
-from anchorgate.tools.answer.grounding import answer_grounding, answering_sentences
+from anchorgate.tools.answer.grounding import answer_grounding
 from anchorgate.tools.answer.quoted_draft import answer_agreement, check_quotes, parse_draft
 from anchorgate.tools.answer.text import cited_numbers, strip_citations
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
 from anchorgate.tools.llm.usage import add_usage, spend_update
 from anchorgate.tools.retrieval.evidence import to_chunk
-from anchorgate.tools.retrieval.packing import CLOSE_TAG, OPEN_TAG, pack_context
+from anchorgate.tools.retrieval.packing import pack_context
 from anchorgate.tools.services import aservices_for
 
 JUDGE_MAX_TOKENS = 6
@@ -53,10 +58,10 @@ _YES_NO = re.compile(r"\b(YES|NO)\b", re.IGNORECASE)
 PROMPTS = {
     "verdict": ("judge_system", "judge_user", "judge_retry"),
     "yes_no": ("judge_yes_no_system", "judge_yes_no_user", "judge_yes_no_retry"),
-    "answers": ("judge_answers_system", "judge_answers_user", "judge_yes_no_retry"),
+    "answerable": ("judge_answerable_system", "judge_answerable_user", "judge_yes_no_retry"),
 }
 # styles read as P(YES) from the first token's candidates
-YES_NO_STYLES = {"yes_no", "answers"}
+YES_NO_STYLES = {"yes_no", "answerable"}
 
 
 class JudgeVerdict(BaseModel):
@@ -144,16 +149,6 @@ def judged_passages(state: State, max_tokens: int) -> str:
     return pack_context([to_chunk(p) for p in judged_context(state)], max_tokens).text
 
 
-def answering_text(state: State) -> str:
-    """What `judge_style=answers` reads: the judged passages' two sentences nearest the answer."""
-    picked = answering_sentences(state.get("draft", ""), judged_context(state), state["question"])
-    lines = []
-    for n, (passage, text) in enumerate(picked, 1):
-        title = str(passage.get("title") or "").strip()
-        lines.append(f"[{n}] {title}: {text}" if title else f"[{n}] {text}")
-    return "\n".join([OPEN_TAG, *lines, CLOSE_TAG])
-
-
 def judged_context(state: State) -> list[Evidence]:
     """The passages the draft cites (all of the context when it cites none)."""
     numbers = set(cited_numbers(state.get("draft", "")))
@@ -209,11 +204,7 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         update = await _quote_judge(state, config, started)
         update["judge"]["grounding"] = grounding
         return update
-    documents = (
-        answering_text(state)
-        if config.judge_style == "answers"
-        else judged_passages(state, config.judge_context_tokens)
-    )
+    documents = judged_passages(state, config.judge_context_tokens)
     messages = judge_messages(config, documents, state["question"], state.get("draft", ""))
     usage = dict(state.get("usage", {}))
 

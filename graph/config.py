@@ -17,8 +17,8 @@ from anchorgate.tools.errors import ConfigError
 from anchorgate.tools.llm.faults import DEFAULT_BACKOFF_MAX_S, DEFAULT_BACKOFF_S, DEFAULT_RETRIES
 
 GateMode = Literal["none", "baug"]
-JudgePolicy = Literal["never", "gray_zone", "always"]
-JudgeStyle = Literal["verdict", "yes_no", "answers", "quote"]
+JudgePolicy = Literal["never", "gray_zone", "weak_evidence", "always"]
+JudgeStyle = Literal["verdict", "yes_no", "answerable", "quote"]
 RetrievalMode = Literal["dense", "hybrid"]
 FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
@@ -107,13 +107,22 @@ class Config:
     gate: GateMode = _f("none", "none = always STOP after one pass (baseline); baug = the budget gate.")
     overlap_tau: float = _f(0.45, "Support overlap needed to STOP.")
     gray_zone: tuple[float, float] = _f((0.3, 0.45), "Overlap range where the judge is consulted.")
-    judge_policy: JudgePolicy = _f("never", "When the LLM judge is called: never, gray_zone, always.")
+    judge_policy: JudgePolicy = _f(
+        "never",
+        "When the LLM judge is called: never; gray_zone (support overlap in gray_zone); weak_evidence (the"
+        " gray zone, or an answer whose best passage's gated relevance is below judge_relevance_max); always.",
+    )
+    judge_relevance_max: float = _f(
+        0.55,
+        "weak_evidence policy: an answer whose best passage is less relevant than this is judged. 0.55"
+        " chosen on ClapNQ questions 1-20, held out 21-40 (BENCHMARKS.md).",
+    )
     judge_style: JudgeStyle = _f(
         "verdict",
         "verdict = one word SUPPORTED/PARTIAL/UNSUPPORTED; yes_no = P(YES) from the first token's logprobs"
         " against judge_accept_p (more accurate with the packaged model: BENCHMARKS.md; no PARTIAL, so no REFLECT);"
-        " answers = as yes_no, but asks whether the two passage sentences nearest the answer answer exactly"
-        " this question (catches an on-topic answer to another question; a fraction of the tokens);"
+        " answerable = as yes_no, but asks whether the passages state the answer to exactly this question"
+        " (catches an on-topic answer to a neighbouring question);"
         " quote = the reader answers again with a verified quote and the draft must agree (score vs judge_accept_p).",
     )
     judge_accept_p: float = _f(0.3, "yes_no judge: P(YES) / (P(YES) + P(NO)) at or above this is SUPPORTED.")

@@ -183,7 +183,7 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
 
 
 def needs_judge(signals: Signals, config: Config) -> bool:
-    """Whether to spend a judge call now: policy, the per-question cap, and the gray zone."""
+    """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
     if config.gate == "none" or config.judge_policy == "never":
         return False
     if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
@@ -191,4 +191,8 @@ def needs_judge(signals: Signals, config: Config) -> bool:
     if config.judge_policy == "always":
         return True
     low, high = config.gray_zone
-    return low <= float(signals["overlap"]) < high
+    if low <= float(signals["overlap"]) < high:
+        return True
+    # weak_evidence: an answer over passages only loosely on the question is the one that may
+    # answer a neighbouring question (BENCHMARKS.md: ClapNQ's unanswerable items)
+    return config.judge_policy == "weak_evidence" and float(signals["top_relevance"]) < config.judge_relevance_max

@@ -252,7 +252,7 @@ async def test_free_prose_is_left_to_the_llm_judge(tmp_path: Path) -> None:
     assert result["telemetry"]["judge"]["label"] == "SUPPORTED" and result["telemetry"]["judge"]["grounding"] is None
 
 
-async def test_answers_judge_reads_the_sentences_nearest_the_answer_and_its_yes_probability(tmp_path: Path) -> None:
+async def test_answerable_judge_asks_whether_the_passages_answer_this_exact_question(tmp_path: Path) -> None:
     judged: list[str] = []
 
     def reply(prompt: str) -> str:
@@ -263,11 +263,27 @@ async def test_answers_judge_reads_the_sentences_nearest_the_answer_and_its_yes_
 
     model = ScriptedChatModel(script=reply, report_usage=True)
     model.first_tokens = [("NO", math.log(0.6)), ("YES", math.log(0.4))]
-    settings = {"judge_style": "answers", "judge_policy": "always", "answer_style": "free"}
+    settings = {"judge_style": "answerable", "judge_policy": "always", "answer_style": "free"}
     accepted = await _ask(tmp_path, model, "What do owls hunt at night?", "A", judge_accept_p=0.4, **settings)
     assert accepted["telemetry"]["judge"]["confidence"] == pytest.approx(0.4, abs=1e-4)
     assert (accepted["decision"], accepted["reason"]) == ("STOP", "STOP_OVERLAP_OK")
-    # the answering sentence, titled and numbered, not the passage list of the other styles
-    assert "[2] Owls: Owls hunt mice at night." in judged[0] and "Green tea" not in judged[0]
+    assert "Owls hunt mice at night." in judged[0] and "Proposed answer: Owls hunt mice" in judged[0]
     rejected = await _ask(tmp_path, model, "What do owls hunt at night?", "A", judge_accept_p=0.5, **settings)
     assert (rejected["decision"], rejected["reason"]) == ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED")
+
+
+async def test_weak_evidence_policy_judges_only_answers_over_weakly_relevant_passages(tmp_path: Path) -> None:
+    def reply(prompt: str) -> str:
+        return "NO" if "exact question" in prompt else "Owls hunt mice at night [1]."
+
+    model = ScriptedChatModel(script=reply, report_usage=True)
+    model.first_tokens = [("NO", math.log(0.9)), ("YES", math.log(0.1))]
+    settings = {"judge_style": "answerable", "judge_policy": "weak_evidence", "answer_style": "free"}
+    question = "What do owls hunt at night?"
+    strong = await _ask(tmp_path, model, question, "A", judge_relevance_max=0.0, **settings)
+    assert strong["telemetry"]["judge"] is None or strong["telemetry"]["judge"].get("label") is None
+    assert not any(c["stage"] == "judge" for c in strong["telemetry"]["calls"])
+    assert (strong["decision"], strong["reason"]) == ("STOP", "STOP_OVERLAP_OK")
+    weak = await _ask(tmp_path, model, question, "A", judge_relevance_max=1.01, **settings)
+    assert any(c["stage"] == "judge" for c in weak["telemetry"]["calls"])
+    assert (weak["decision"], weak["reason"]) == ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from anchorgate.tools.answer.grounding import answer_grounding, answering_sentences
+from anchorgate.tools.answer.grounding import answer_grounding
 
 OBEROI = [{"title": "The Oberoi Group", "text": "The Oberoi Group is a hotel company with its head office in Delhi."}]
 
@@ -37,18 +37,3 @@ def test_chinese_answers_are_compared_by_bigrams() -> None:
     passages = [{"title": "", "text": "埃菲尔铁塔于1889年建成。"}]
     assert answer_grounding("1889年建成", passages) == 1.0
     assert answer_grounding("1925年拆除", passages) < 0.5
-
-
-def test_the_answering_sentences_are_those_holding_the_answer_in_passage_order() -> None:
-    passages = [
-        {
-            "title": "Joey",
-            "text": "Joey is a sitcom. It ran two seasons. Jennifer Coolidge plays Bobbie, Joey's agent.",
-        },
-        {"title": "Friends", "text": "Joey Tribbiani is a character of Friends."},
-    ]
-    picked = answering_sentences("Jennifer Coolidge [1]", passages, "who does joey end up with", count=2)
-    # the answer's sentence, then the question's best other match (ties in passage order); passage order kept
-    assert [text for _, text in picked] == ["Joey is a sitcom.", "Jennifer Coolidge plays Bobbie, Joey's agent."]
-    assert answering_sentences("Jennifer Coolidge", passages, "who", count=1)[0][1].startswith("Jennifer")
-    assert answering_sentences("anything", [], "who") == []

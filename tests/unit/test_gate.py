@@ -16,6 +16,7 @@ A = load_preset("A")
 B = load_preset("B")
 B_UNSURE = B.replace(uncertain_answer_policy="retrieve")
 BASELINE = load_preset("baseline")
+WEAK = A.replace(judge_policy="weak_evidence", judge_relevance_max=0.55)
 
 
 def _neutral(hint: Any) -> Any:
@@ -223,6 +224,10 @@ def test_decide_is_pure() -> None:
         (B, sig(overlap=0.9), True),  # always
         (BASELINE, sig(overlap=0.35), False),
         (A.replace(judge_policy="never"), sig(overlap=0.35), False),
+        (WEAK, sig(overlap=0.8, top_relevance=0.4), True),  # supported wording over loosely relevant passages
+        (WEAK, sig(overlap=0.8, top_relevance=0.7), False),  # strong evidence: no call
+        (WEAK, sig(overlap=0.35, top_relevance=0.7), True),  # the gray zone still counts
+        (WEAK, sig(overlap=0.8, top_relevance=0.4, idk=True), False),  # nothing to judge
     ],
 )
 def test_judge_policy(config: Config, signals: dict[str, Any], expected: bool) -> None:

@@ -15,7 +15,6 @@ from typing import Any
 from anchorgate.tools.answer.claim_words import stems, term_share
 from anchorgate.tools.answer.confidence import answer_span
 from anchorgate.tools.answer.text import strip_citations
-from anchorgate.tools.text.sentences import split_sentences
 
 
 def answer_grounding(answer: str, passages: Sequence[Mapping[str, Any]], question: str = "") -> float:
@@ -34,26 +33,3 @@ def answer_grounding(answer: str, passages: Sequence[Mapping[str, Any]], questio
     for passage in passages:
         passage_stems |= stems(f"{passage.get('title', '')} {passage['text']}")
     return round(term_share(terms, passage_stems), 4)
-
-
-def answering_sentences(
-    answer: str, passages: Sequence[Mapping[str, Any]], question: str = "", *, count: int = 2
-) -> list[tuple[Mapping[str, Any], str]]:
-    """The `count` sentences of the passages that hold most of the answer span's words.
-
-    What the answerability judge reads (`judge_style=answers`): whether these sentences say what
-    the question asks is the whole question, and two sentences cost a fraction of the passages'
-    tokens. Ranked by the share of the answer's words (the question's not counted, as above), then
-    of the question's words; ties keep passage order. Returned in passage order.
-    """
-    terms = stems(answer_span(strip_citations(answer))) - stems(question)
-    asked = stems(question)
-    scored: list[tuple[float, float, int, Mapping[str, Any], str]] = []
-    for passage in passages:
-        for sentence in split_sentences(str(passage["text"])):
-            words = stems(sentence.text)
-            by_answer = term_share(terms, words) if terms else 0.0
-            by_question = term_share(asked, words) if asked else 0.0
-            scored.append((by_answer, by_question, len(scored), passage, sentence.text))
-    best = sorted(scored, key=lambda row: (-row[0], -row[1], row[2]))[:count]
-    return [(passage, text) for *_, passage, text in sorted(best, key=lambda row: row[2])]
