@@ -149,14 +149,6 @@ def judged_passages(state: State, max_tokens: int) -> str:
     return pack_context([to_chunk(p) for p in judged_context(state)], max_tokens).text
 
 
-def answerable_passages(state: State, max_tokens: int) -> str:
-    """The cited passages, then the rest of the context, packed to a cap: a multi-hop answer cites
-    the passage that names it, and the judge must also see the one that links it to the question."""
-    cited = judged_context(state)
-    rest = [p for p in state.get("context", []) if p not in cited]
-    return pack_context([to_chunk(p) for p in [*cited, *rest]], max_tokens).text
-
-
 def judged_context(state: State) -> list[Evidence]:
     """The passages the draft cites (all of the context when it cites none)."""
     numbers = set(cited_numbers(state.get("draft", "")))
@@ -212,12 +204,8 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         update = await _quote_judge(state, config, started)
         update["judge"]["grounding"] = grounding
         return update
-    if config.judge_style == "answerable":
-        documents = answerable_passages(state, config.judge_context_tokens)
-        answer = strip_citations(state.get("draft", ""))  # the passages are renumbered for the judge
-    else:
-        documents, answer = judged_passages(state, config.judge_context_tokens), state.get("draft", "")
-    messages = judge_messages(config, documents, state["question"], answer)
+    documents = judged_passages(state, config.judge_context_tokens)
+    messages = judge_messages(config, documents, state["question"], state.get("draft", ""))
     usage = dict(state.get("usage", {}))
 
     async def ask(asked: list[BaseMessage]) -> CallOutcome:
