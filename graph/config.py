@@ -191,6 +191,12 @@ class Config:
         "One targeted retry (REFLECT) on the best passages when the model declines although the evidence is"
         " strong (relevance, anchors covered, answer type present), or its quoted draft is malformed.",
     )
+    quote_reread: bool = _f(
+        False,
+        "When a quoted answer's words are not in its own verified quote (grounding below quote_reread_below),"
+        " one short call reads that sentence alone and a span of it replaces the answer; a decline keeps it.",
+    )
+    quote_reread_below: float = _f(0.5, "Answer grounding in its quote under which the quote is re-read.")
     retry_min_relevance: float = _f(0.5, "Best passage relevance the evidence needs to count as strong.")
     retry_passages: int = _f(3, "Passages (best relevance first) shown again in the targeted retry.")
     # --- generation ------------------------------------------------------------------------------
