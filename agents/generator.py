@@ -99,7 +99,7 @@ async def reread_quote(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One call on the quoted sentence alone when the answer is not in it (`tools.answer.quote_reread`)."""
     structure = update["draft_structure"]
-    quote = reread_candidate(structure, config.quote_reread_below)
+    quote = reread_candidate(structure, config.quote_reread_below, config.quote_reread_max_words)
     if quote is None:
         return update, []
     context = state.get("context", [])

@@ -197,6 +197,7 @@ class Config:
         " one short call reads that sentence alone and a span of it replaces the answer; a decline keeps it.",
     )
     quote_reread_below: float = _f(0.5, "Answer grounding in its quote under which the quote is re-read.")
+    quote_reread_max_words: int = _f(4, "Only answers of at most this many words are re-read (longer: sentences).")
     retry_min_relevance: float = _f(0.5, "Best passage relevance the evidence needs to count as strong.")
     retry_passages: int = _f(3, "Passages (best relevance first) shown again in the targeted retry.")
     # --- generation ------------------------------------------------------------------------------

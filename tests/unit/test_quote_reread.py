@@ -123,3 +123,9 @@ def test_a_span_of_another_shape_than_asked_is_not_taken() -> None:
     assert accepted_span("2011", sentence, when, False, first_answer="Sydney") == "2011"
     # a passage marker the model wrote on its answer line is not a number
     assert accepted_span("Barry Parker", EARSWICK, "who designed it", False, "Joseph Rowntree [1]") == "Barry Parker"
+
+
+def test_a_sentence_answer_is_not_reread() -> None:
+    sentence_answer = {**_structure(0.0), "answer": "The current director of the US Mint is David Motl. [1]"}
+    assert reread_candidate(sentence_answer, 0.5, max_words=4) is None
+    assert reread_candidate({**_structure(0.0), "answer": "Joseph Rowntree [1]"}, 0.5, max_words=2) is not None

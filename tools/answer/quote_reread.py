@@ -27,6 +27,8 @@ from anchorgate.tools.text.sentences import split_sentences
 SPAN_MAX_WORDS = 10  # a short answer: a name, a date, a number, a few words
 SENTENCE_MAX_CHARS = 400  # the re-read sentence in full (the quote grammar cut it at 160)
 _EDGE_PUNCT = "\"'“”‘’()[]{},;:.!?"
+_MARKERS = re.compile(r"\s*\[\d{1,2}\]")
+_DIGIT = re.compile(r"\d")
 
 
 def _folded(text: str) -> str:
@@ -34,9 +36,15 @@ def _folded(text: str) -> str:
     return " ".join("".join(ch for ch in text if not unicodedata.combining(ch)).split())
 
 
-def reread_candidate(structure: Mapping[str, Any] | None, below: float) -> Mapping[str, Any] | None:
-    """The first found quote of a quoted draft whose answer grounding is below `below`, else None."""
+def reread_candidate(
+    structure: Mapping[str, Any] | None, below: float, max_words: int = 4
+) -> Mapping[str, Any] | None:
+    """The first found quote of a short quoted answer (at most `max_words` words) whose grounding in
+    its quotes is below `below`, else None. A longer answer is a sentence in the reader's own words
+    ("The current director of the US Mint is David Motl."): re-read, it came back as a worse span."""
     if not structure or structure.get("status") != "quoted" or float(structure.get("grounding", 1.0)) >= below:
+        return None
+    if len(_MARKERS.sub("", str(structure.get("answer", ""))).split()) > max_words:
         return None
     for quote in structure.get("quotes", []):
         if quote.get("status") in {"verbatim", "moved", "near"} and quote.get("found_in") is not None:
@@ -84,8 +92,6 @@ def span_grammar(sentence: str, max_words: int = SPAN_MAX_WORDS) -> str:
     return f"root ::= {_gbnf_literal(IDK_ANSWER)} | span\nspan ::= " + " | ".join(map(_gbnf_literal, spans)) + "\n"
 
 
-_MARKERS = re.compile(r"\s*\[\d{1,2}\]")
-_DIGIT = re.compile(r"\d")
 
 
 def accepted_span(
