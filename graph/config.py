@@ -141,6 +141,11 @@ class Config:
     )
     drop_unsupported: bool = _f(False, "Finalizer drops answer sentences no passage supports (no uncited claim).")
     factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
+    quote_overrides_missing_anchor: bool = _f(
+        False,
+        "After the one-shot retry, a missing anchor does not block a STOP when the short answer is in a verified"
+        " quote and some anchor is covered: the question carries context its passage lacks.",
+    )
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
     round2_strategy: Round2Strategy = _f(

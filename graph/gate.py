@@ -28,7 +28,9 @@ Reasons:
   ABSTAIN_UNVERIFIED_QUOTE   a quoted draft whose quotes are in no passage and whose answer the
                              passages do not support.
   ABSTAIN_MISSING_ANCHOR     an essential anchor spelled in the question (not one inferred from a
-                             lower-case question) is in no passage after the one-shot retry.
+                             lower-case question) is in no passage after the one-shot retry
+                             (unless `quote_overrides_missing_anchor` and the answer is in a
+                             verified quote).
   ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_MODEL_IDK,
   ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
   RETRIEVE_UNCERTAIN_ANSWER  a supported answer whose answer span the reader wrote with high
@@ -53,7 +55,7 @@ def decide(signals: Signals, config: Config) -> Decision:
         return "ABSTAIN", "ABSTAIN_BUDGET"
     judge = signals.get("judge_label")
     supported = _supported(signals, config, judge)
-    anchors_ok = not _firm_missing(signals)
+    anchors_ok = not _firm_missing(signals) or _quote_outweighs_missing_anchor(signals, config)
     answer_retry = _answer_retry(signals, config)
     if answer_retry is not None:
         return "REFLECT", answer_retry
@@ -107,6 +109,24 @@ def _firm_missing(signals: Signals) -> list[str]:
     anchor on 18–22 % of held-out lower-case questions).
     """
     return list(signals.get("missing_firm_anchors", signals["missing_anchors"]))
+
+
+def _quote_outweighs_missing_anchor(signals: Signals, config: Config) -> bool:
+    """A short answer found word for word in a verified quote, once the one-shot retry has looked for
+    the missing anchor and some anchor is covered (`quote_overrides_missing_anchor`).
+
+    Questions often carry context their passage lacks ("Berapa jumlah penduduk Provinsi Jiangsu,
+    China saat ini?" over a passage that never says "China"); the reader's verified quote holds the
+    answer. With no anchor covered, or an answer its quote does not hold, the abstention stands.
+    """
+    return bool(
+        config.quote_overrides_missing_anchor
+        and signals["one_shot_used"]
+        and signals.get("draft_status") == "quoted"
+        and signals.get("quote_verified")
+        and float(signals.get("answer_grounding") or 0.0) >= 1.0
+        and float(signals["coverage"]) > 0.0
+    )
 
 
 def _answer_retry(signals: Signals, config: Config) -> GateReason | None:

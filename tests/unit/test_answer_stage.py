@@ -141,3 +141,26 @@ def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: 
     from anchorgate.tools.retrieval.evidence_strength import short_answer_expected
 
     assert short_answer_expected(question, question_type(question)) is quoted
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "expected"),
+    [
+        ("answer in a verified quote, after the one-shot", {}, ("STOP", "STOP_OVERLAP_OK")),
+        ("first pass: the one-shot still looks for the anchor", {"one_shot_used": False},
+         ("RETRIEVE_MORE", "RETRIEVE_ANCHOR_ONE_SHOT")),
+        ("answer not in its quote", {"answer_grounding": 0.5}, ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
+        ("quote in no passage", {"quote_verified": False}, ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
+        ("no anchor covered", {"coverage": 0.0}, ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
+        ("free-style draft", {"draft_status": "free", "quote_verified": None, "answer_grounding": None},
+         ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
+    ],
+)  # fmt: skip
+def test_a_verified_quoted_answer_outweighs_a_missing_anchor_only_when_enabled(
+    name: str, changes: dict[str, Any], expected: tuple[str, str]
+) -> None:
+    jiangsu = {"missing_anchors": ["China"], "one_shot_used": True, "pass_no": 2, "coverage": 0.5,
+               "draft_status": "quoted", "quote_verified": True, "answer_grounding": 1.0, "overlap": 1.0}  # fmt: skip
+    enabled = A.replace(quote_overrides_missing_anchor=True)
+    assert decide(sig(**{**jiangsu, **changes}), enabled) == expected
+    assert decide(sig(**jiangsu), A) == ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")  # off: the abstention stands
