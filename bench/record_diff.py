@@ -41,12 +41,13 @@ def _shown(record: dict[str, Any]) -> str:
 
 
 def summary(records: list[dict[str, Any]]) -> dict[str, float]:
-    """F1 (answerable with gold), CRAG and tokens per question."""
+    """F1 (answerable with gold), CRAG (items with a score) and tokens per question."""
     scored = [r for r in records if r["f1"] is not None]
+    judged = [r for r in records if r["crag_score"] is not None]  # as the harness: no gold, no CRAG score
     return {
         "n": len(records),
         "f1": round(sum(_f1(r) for r in scored) / len(scored), 3) if scored else 0.0,
-        "crag": round(sum(_crag(r) for r in records) / len(records), 3) if records else 0.0,
+        "crag": round(sum(_crag(r) for r in judged) / len(judged), 3) if judged else 0.0,
         "tokens_per_question": round(sum(r["tokens"]["total"] for r in records) / len(records), 1) if records else 0.0,
     }
 
