@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -24,6 +25,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
+from anchorgate.tools.answer.dates import completed_date
 from anchorgate.tools.answer.quote_reread import (
     accepted_span,
     full_sentence,
@@ -65,10 +67,22 @@ async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
     return {"draft": repaired, "citation_repairs": repairs} if repairs else {"draft": text}
 
 
-def quoted_update(text: str, context: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The draft and its checked structure for a quote-then-answer reply (never raises)."""
+def quoted_update(
+    text: str, context: Sequence[Mapping[str, Any]], question: str = "", full_dates: bool = False
+) -> dict[str, Any]:
+    """The draft and its checked structure for a quote-then-answer reply (never raises).
+
+    With `full_dates`, a "when" answer clipped to its year is completed from its verified quote
+    (`tools.answer.dates`); the reader's own answer stays in the structure as `clipped_answer`.
+    """
     parsed = check_quotes(parse_draft(text), context)
+    clipped = parsed.answer
+    if full_dates and parsed.status == "quoted":
+        quoted = " ".join(q.match or q.text for q in parsed.quotes if q.status != "absent")
+        parsed = replace(parsed, answer=completed_date(parsed.answer, quoted, question) or parsed.answer)
     structure = {**parsed.as_dict(), "grounding": answer_grounding(parsed, context), "raw": text[:2000]}
+    if parsed.answer != clipped:
+        structure["clipped_answer"] = clipped
     draft = user_answer(parsed) if parsed.status != "malformed" else (parsed.answer or text)
     return {"draft": draft, "draft_structure": structure}
 
@@ -84,7 +98,7 @@ async def quoted_recited(
     """
     if outcome.reply is None:
         return {"draft": ""}, []
-    update = quoted_update(outcome.text, state.get("context", []))
+    update = quoted_update(outcome.text, state.get("context", []), state["question"], config.full_dates)
     records: list[dict[str, Any]] = []
     if config.quote_reread:
         spent = add_usage(state.get("usage", {}), spend_update(outcome.record))

@@ -196,6 +196,11 @@ class Config:
         "One targeted retry (REFLECT) on the best passages when the model declines although the evidence is"
         " strong (relevance, anchors covered, answer type present), or its quoted draft is malformed.",
     )
+    full_dates: bool = _f(
+        False,
+        "A quoted answer to a \"when\" question clipped to its year (\"2012\") is completed from its verified quote"
+        " (\"May 31, 2012\"); questions asking for the year keep it. No model call.",
+    )
     quote_reread: bool = _f(
         False,
         "When a quoted answer's words are not in its own verified quote (grounding below quote_reread_below),"

@@ -105,3 +105,20 @@ def test_the_span_grammar_holds_the_local_model_to_a_span_of_the_reread_sentence
     reply = str(model.invoke(messages, max_tokens=32, grammar=span_grammar(sentence)).content).strip()
     assert reply == "I don't know" or reply in sentence_spans(sentence), reply
     assert accepted_span(reply, sentence, "who designed the garden city of new earswick", False) in {None, reply}
+
+
+def test_a_when_answer_clipped_to_its_year_is_completed_from_the_quote(tmp_path: Path) -> None:
+    """Through MiniLM, FAISS, BM25 and llama.cpp: whatever the reader writes, a "2012" it quoted
+    from a sentence saying "May 31, 2012" reaches the user as the full date."""
+    passages = [
+        Passage("aoa", "Art of Animation Resort", "Disney's Art of Animation Resort is a resort at Walt Disney World. "
+                "The resort opened on May 31, 2012 as the newest value resort."),
+        Passage("tea", "Green tea", "Green tea is brewed from the leaves of Camellia sinensis."),
+    ]  # fmt: skip
+    result = _ask_over(passages, "When did Disney's Art of Animation Resort open?", tmp_path, full_dates=True,
+                       answer_style="quoted", judge_policy="never")  # fmt: skip
+    structure = result["telemetry"]["draft_structure"]
+    assert structure is not None and structure["status"] in {"quoted", "declined", "malformed"}
+    if result["decision"] == "STOP" and "2012" in result["short_answer"]:
+        assert "May 31, 2012" in result["answer"], result["answer"]
+        assert structure.get("clipped_answer") in {None, "2012", "in 2012", "May 2012"}
