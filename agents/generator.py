@@ -26,27 +26,11 @@ from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
 from anchorgate.tools.answer.dates import completed_date
-from anchorgate.tools.answer.quote_reread import (
-    accepted_span,
-    full_sentence,
-    reread_candidate,
-    reread_structure,
-    span_grammar,
-)
-from anchorgate.tools.answer.quoted_draft import (
-    YES_NO,
-    Quote,
-    QuotedDraft,
-    answer_grounding,
-    check_quotes,
-    draft_grammar,
-    parse_draft,
-    user_answer,
-)
+from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
 from anchorgate.tools.answer.support import repair_citations
 from anchorgate.tools.answer.text import IDK_ANSWER
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
-from anchorgate.tools.llm.usage import add_usage, spend_update, spend_updates
+from anchorgate.tools.llm.usage import spend_update
 from anchorgate.tools.retrieval.evidence_strength import short_answer_expected
 from anchorgate.tools.services import aservices_for
 
@@ -55,7 +39,6 @@ from anchorgate.tools.services import aservices_for
 ANSWER_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:")
 # Quoted drafts span two lines (answer, QUOTE …): only a new passage header or delimiter ends them.
 QUOTED_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:", "\n\n")
-REREAD_MAX_TOKENS = 32  # a span of at most ten words
 
 
 async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
@@ -87,65 +70,19 @@ def quoted_update(
     return {"draft": draft, "draft_structure": structure}
 
 
-async def quoted_recited(
-    outcome: CallOutcome, state: State, config: Config
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """`quoted_update`, the quote re-read if enabled, then an ungrounded answer re-cited; and the extra calls.
+async def quoted_recited(outcome: CallOutcome, state: State, config: Config) -> dict[str, Any]:
+    """`quoted_update`, then an answer its quote does not hold re-cited to the passage that does.
 
     The model may quote one sentence and take the answer from another passage ("Latin", quoted
     from the passage about the friar, found in the one about the translations): citation repair
     points the marker at the passage that supports the answer, so support is measured there.
     """
     if outcome.reply is None:
-        return {"draft": ""}, []
+        return {"draft": ""}
     update = quoted_update(outcome.text, state.get("context", []), state["question"], config.full_dates)
-    records: list[dict[str, Any]] = []
-    if config.quote_reread:
-        spent = add_usage(state.get("usage", {}), spend_update(outcome.record))
-        update, records = await reread_quote(update, state, config, spent)
     if update["draft_structure"]["status"] == "quoted" and update["draft_structure"]["grounding"] < 1.0:
         update.update(await recited(update["draft"], state, config))
-    return update, records
-
-
-async def reread_quote(
-    update: dict[str, Any], state: State, config: Config, spent: dict[str, dict[str, int]]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """One call on the quoted sentence alone when the answer is not in it (`tools.answer.quote_reread`)."""
-    structure = update["draft_structure"]
-    quote = reread_candidate(structure, config.quote_reread_below, config.quote_reread_max_words)
-    if quote is None:
-        return update, []
-    context = state.get("context", [])
-    title, sentence = full_sentence(quote, context)
-    messages = [
-        SystemMessage(render("answer_reread_system", config.prompt_overrides)),
-        HumanMessage(
-            render("answer_reread_user", config.prompt_overrides, title=title, sentence=sentence,
-                   question=state["question"])
-        ),
-    ]  # fmt: skip
-    outcome = await stage_call(
-        (await aservices_for(config)).llm,
-        messages,
-        stage="quote_reread",
-        usage=spent,
-        token_budget=config.token_budget,
-        max_tokens=REREAD_MAX_TOKENS,
-        timeout_s=config.llm_timeout_s,
-        stop=("\n",),
-        grammar=span_grammar(sentence),
-    )
-    if outcome.reply is None:  # no budget left or the call failed: the first answer stands
-        return update, [outcome.record]
-    yes_no = structure.get("answer", "").strip().lower() in YES_NO
-    accepted = accepted_span(outcome.text, sentence, state["question"], yes_no, structure.get("answer", ""))
-    revised = reread_structure(structure, outcome.text, accepted)
-    draft = update["draft"]
-    if accepted is not None:
-        quotes = [Quote(**q) for q in structure.get("quotes", [])]
-        draft = user_answer(QuotedDraft("quoted", accepted, quotes))
-    return {"draft": draft, "draft_structure": revised}, [outcome.record]
+    return update
 
 
 def quoted_messages(config: Config, documents: str, question: str, user_template: str) -> list[BaseMessage]:
@@ -208,7 +145,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         outcome = await quoted_call(
             state, config, state["context"], state["context_text"], stage="generate", user_template="answer_quoted_user"
         )
-        draft, extra_calls = await quoted_recited(outcome, state, config)
+        draft = await quoted_recited(outcome, state, config)
         # the answer line comes first: its first token is the model's choice to answer or decline
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
     else:
@@ -222,13 +159,13 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
             timeout_s=config.llm_timeout_s,
             stop=ANSWER_STOPS,
         )
-        draft, extra_calls = await recited(outcome.text, state, config), []
+        draft = await recited(outcome.text, state, config)
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
     return {
         **draft,
         "draft_logprobs": outcome.logprobs,
         "draft_abstain_p": abstain_p,
-        "calls": [outcome.record, *extra_calls],
-        "usage": spend_updates([outcome.record, *extra_calls]),
+        "calls": [outcome.record],
+        "usage": spend_update(outcome.record),
         "latency": {"generate": time.perf_counter() - started},
     }

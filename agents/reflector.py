@@ -20,7 +20,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
-from anchorgate.tools.llm.usage import spend_updates
+from anchorgate.tools.llm.usage import spend_update
 from anchorgate.tools.retrieval.packing import format_passage
 from anchorgate.tools.retrieval.packing import render as render_documents
 from anchorgate.tools.services import aservices_for
@@ -40,7 +40,7 @@ def passages_text(passages: Sequence[Mapping[str, Any]]) -> str:
     return render_documents([format_passage(int(p["n"]), p.get("title", ""), p["text"]) for p in passages])
 
 
-async def _edit(state: State, config: Config) -> tuple[CallOutcome, dict[str, Any], list[dict[str, Any]]]:
+async def _edit(state: State, config: Config) -> tuple[CallOutcome, dict[str, Any]]:
     messages = [
         SystemMessage(render("reflect_system", config.prompt_overrides)),
         HumanMessage(
@@ -63,18 +63,15 @@ async def _edit(state: State, config: Config) -> tuple[CallOutcome, dict[str, An
         timeout_s=config.llm_timeout_s,
         stop=ANSWER_STOPS,
     )
-    return outcome, (await recited(outcome.text, state, config)) if outcome.text else {}, []
+    return outcome, (await recited(outcome.text, state, config)) if outcome.text else {}
 
 
-async def _retry(state: State, config: Config) -> tuple[CallOutcome, dict[str, Any], list[dict[str, Any]]]:
+async def _retry(state: State, config: Config) -> tuple[CallOutcome, dict[str, Any]]:
     passages = best_passages(state, config.retry_passages)
     outcome = await quoted_call(
         state, config, passages, passages_text(passages), stage="answer_retry", user_template="answer_retry_user"
     )
-    if outcome.reply is None:
-        return outcome, {}, []
-    revised, extra_calls = await quoted_recited(outcome, state, config)
-    return outcome, revised, extra_calls
+    return outcome, (await quoted_recited(outcome, state, config)) if outcome.reply is not None else {}
 
 
 async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -83,11 +80,11 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     started = time.perf_counter()
     reason = state["gate_decision"]["reason"] if state.get("gate_decision") else ""
     retrying = reason in RETRY_REASONS and uses_quotes(config, state)
-    outcome, revised, extra_calls = await (_retry(state, config) if retrying else _edit(state, config))
+    outcome, revised = await (_retry(state, config) if retrying else _edit(state, config))
     update: dict[str, Any] = {
         "reflected": True,
-        "calls": [outcome.record, *extra_calls],
-        "usage": spend_updates([outcome.record, *extra_calls]),
+        "calls": [outcome.record],
+        "usage": spend_update(outcome.record),
         "latency": {"reflector": time.perf_counter() - started},
     }
     if revised:

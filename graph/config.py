@@ -201,13 +201,6 @@ class Config:
         "A quoted answer to a \"when\" question clipped to its year (\"2012\") is completed from its verified quote"
         " (\"May 31, 2012\"); questions asking for the year keep it. No model call.",
     )
-    quote_reread: bool = _f(
-        False,
-        "When a quoted answer's words are not in its own verified quote (grounding below quote_reread_below),"
-        " one short call reads that sentence alone and a span of it replaces the answer; a decline keeps it.",
-    )
-    quote_reread_below: float = _f(0.5, "Answer grounding in its quote under which the quote is re-read.")
-    quote_reread_max_words: int = _f(4, "Only answers of at most this many words are re-read (longer: sentences).")
     retry_min_relevance: float = _f(0.5, "Best passage relevance the evidence needs to count as strong.")
     retry_passages: int = _f(3, "Passages (best relevance first) shown again in the targeted retry.")
     # --- generation ------------------------------------------------------------------------------

@@ -11,8 +11,6 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from anchorgate.agents.generator import quoted_messages
 from anchorgate.api import ask, resolve_config
 from anchorgate.eval.datasets import load_dataset
-from anchorgate.prompts import render
-from anchorgate.tools.answer.quote_reread import accepted_span, sentence_spans, span_grammar
 from anchorgate.tools.answer.quoted_draft import check_quotes, draft_grammar, parse_draft
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.llm.chat_models import load_chat_model
@@ -87,24 +85,6 @@ def test_an_uncertain_answer_span_spends_a_second_round_through_the_real_model(t
     if supported and not signals["missing_anchors"] and not signals["idk"]:
         assert first["reason"] == "RETRIEVE_UNCERTAIN_ANSWER", first
         assert result["rounds"] == 2
-
-
-def test_the_span_grammar_holds_the_local_model_to_a_span_of_the_reread_sentence() -> None:
-    """llama.cpp parses the re-read grammar (hundreds of literal spans) and replies with one of them."""
-    model = load_chat_model(E2E_LLM, max_tokens=32)
-    sentence = (
-        "The planner Raymond Unwin and the architect Barry Parker were commissioned to produce an overall plan "
-        "for a new 'garden' village and the detailed designs for the houses."
-    )
-    config = resolve_config("A")
-    messages = [
-        SystemMessage(render("answer_reread_system", config.prompt_overrides)),
-        HumanMessage(render("answer_reread_user", config.prompt_overrides, title="New Earswick", sentence=sentence,
-                            question="who designed the garden city of new earswick")),
-    ]  # fmt: skip
-    reply = str(model.invoke(messages, max_tokens=32, grammar=span_grammar(sentence)).content).strip()
-    assert reply == "I don't know" or reply in sentence_spans(sentence), reply
-    assert accepted_span(reply, sentence, "who designed the garden city of new earswick", False) in {None, reply}
 
 
 def test_a_when_answer_clipped_to_its_year_is_completed_from_the_quote(tmp_path: Path) -> None:

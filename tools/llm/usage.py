@@ -77,11 +77,3 @@ def spend_update(record: dict[str, Any]) -> dict[str, dict[str, int]]:
     if record.get("skipped") == "BUDGET":
         return {}
     return stage_usage(record)
-
-
-def spend_updates(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """`spend_update` of several calls made by one node, summed per stage."""
-    total: dict[str, dict[str, int]] = {}
-    for record in records:
-        total = add_usage(total, spend_update(record))
-    return total
