@@ -7,7 +7,12 @@ from typing import Any
 import pytest
 
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, parse_draft, user_answer
-from anchorgate.tools.retrieval.evidence_strength import answer_type_present, expected_answer_type, measure_strength
+from anchorgate.tools.retrieval.evidence_strength import (
+    answer_type_present,
+    expected_answer_type,
+    measure_strength,
+    short_answer_expected,
+)
 
 CONTEXT: list[dict[str, Any]] = [
     {"n": 1, "title": "Eiffel Tower", "text": "The Eiffel Tower is in Paris. It was completed in 1889 for the fair.",
@@ -182,3 +187,17 @@ def test_non_answers(answer: str, yes_no_question: bool, expected: str | None) -
 def test_a_quote_run_into_the_answer_line_is_cut_off() -> None:
     draft = parse_draft("Billy Flynn [1] QUOTE [1]: Billy Flynn plays him.\nQUOTE [1]: Billy Flynn plays him.")
     assert draft.answer == "Billy Flynn" and draft.status == "quoted"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer_type"),
+    [
+        ("Siapakah ketua Komisi A DPRD di Sumatera Utara?", "name"),
+        ("Kapankah Taman Lumut di Kebun Raya Cibodas dibuka?", "date"),
+        ("Berapakah jumlah penduduk Provinsi Jiangsu saat ini?", "number"),
+        ("Dimanakah Dr Wilson W Wenas mengajar?", "any"),
+    ],
+)
+def test_kah_question_words_ask_for_a_short_answer(question: str, answer_type: str) -> None:
+    """"Siapakah" is "siapa" + the question particle "-kah": the same short-answer question."""
+    assert short_answer_expected(question, "other") and expected_answer_type(question) == answer_type

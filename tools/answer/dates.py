@@ -23,7 +23,7 @@ _DATE = re.compile(
     rf"\b(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}|\d{{1,2}}\s+{_MONTH},?\s+{_YEAR}|{_MONTH}\s+{_YEAR})\b",
     re.IGNORECASE,
 )
-_WHEN = re.compile(r"\b(?:when|kapan)\b", re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:when|kapan(?:kah)?)\b", re.IGNORECASE)
 _ASKS_YEAR = re.compile(r"\b(?:year|tahun)\b", re.IGNORECASE)
 _CLIPPED = re.compile(rf"^(?:in\s+|on\s+)?(?:{_MONTH}\s+)?{_YEAR}\.?$", re.IGNORECASE)
 

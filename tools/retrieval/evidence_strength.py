@@ -15,11 +15,14 @@ from typing import Any
 
 from anchorgate.tools.answer.text import normalize_words
 
-_WHEN = re.compile(r"\b(?:when|what year|which year|in what year|what date|kapan|tahun berapa)\b", re.IGNORECASE)
-_HOW_MANY = re.compile(
-    r"\b(?:how (?:many|much|long|old|far|tall|big|large|high)|what (?:percentage|number|amount)|berapa)\b", re.I
+# Indonesian question words take the particle "-kah" ("Siapakah", "Kapankah", "Berapakah"): same question.
+_WHEN = re.compile(
+    r"\b(?:when|what year|which year|in what year|what date|kapan(?:kah)?|tahun berapa(?:kah)?)\b", re.IGNORECASE
 )
-_WHO = re.compile(r"\b(?:who|whom|whose|siapa)\b", re.IGNORECASE)
+_HOW_MANY = re.compile(
+    r"\b(?:how (?:many|much|long|old|far|tall|big|large|high)|what (?:percentage|number|amount)|berapa(?:kah)?)\b", re.I
+)
+_WHO = re.compile(r"\b(?:who|whom|whose|siapa(?:kah)?)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})s?\b")
 _MONTH = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|"
@@ -58,7 +61,7 @@ def expected_answer_type(question: str) -> str:
 
 
 _SHORT_WH = re.compile(
-    r"^\W*(?:who|whom|whose|when|where|which|siapa|kapan|di mana|dimana)\b|"
+    r"^\W*(?:who|whom|whose|when|where|which|siapa(?:kah)?|kapan(?:kah)?|di ?mana(?:kah)?)\b|"
     r"\b(?:what|which|in what) (?:year|name|city|country|state|language|team|nationality|date|day|month|county|"
     r"town|river|company|band|film|album|song|position|sport|instrument)\b",
     re.IGNORECASE,

@@ -42,7 +42,7 @@ _LIST_CUES = re.compile(
 )
 _FACTOID_CUES = re.compile(
     r"\b(who|whom|when|where|how (many|much|old|long|far)|what (year|date|time|day)|"
-    r"siapa|kapan|di ?mana|berapa|tahun berapa)\b",
+    r"siapa(?:kah)?|kapan(?:kah)?|di ?mana(?:kah)?|berapa(?:kah)?|tahun berapa)\b",
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*•·▪‣–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+", re.IGNORECASE)
