@@ -156,11 +156,12 @@ def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: 
          ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
     ],
 )  # fmt: skip
-def test_a_verified_quoted_answer_outweighs_a_missing_anchor_only_when_enabled(
+def test_a_verified_quoted_answer_outweighs_a_missing_anchor(
     name: str, changes: dict[str, Any], expected: tuple[str, str]
 ) -> None:
     jiangsu = {"missing_anchors": ["China"], "one_shot_used": True, "pass_no": 2, "coverage": 0.5,
                "draft_status": "quoted", "quote_verified": True, "answer_grounding": 1.0, "overlap": 1.0}  # fmt: skip
-    enabled = A.replace(quote_overrides_missing_anchor=True)
-    assert decide(sig(**{**jiangsu, **changes}), enabled) == expected
-    assert decide(sig(**jiangsu), A) == ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")  # off: the abstention stands
+    assert A.quote_overrides_missing_anchor  # on in the presets
+    assert decide(sig(**{**jiangsu, **changes}), A) == expected
+    off = A.replace(quote_overrides_missing_anchor=False)
+    assert decide(sig(**jiangsu), off) == ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")  # off: the abstention stands
