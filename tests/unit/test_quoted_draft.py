@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, parse_draft, user_answer
 from anchorgate.tools.retrieval.evidence_strength import (
     answer_type_present,
@@ -13,6 +14,7 @@ from anchorgate.tools.retrieval.evidence_strength import (
     measure_strength,
     short_answer_expected,
 )
+from anchorgate.tools.retrieval.selection import question_kind
 
 CONTEXT: list[dict[str, Any]] = [
     {"n": 1, "title": "Eiffel Tower", "text": "The Eiffel Tower is in Paris. It was completed in 1889 for the fair.",
@@ -201,3 +203,9 @@ def test_a_quote_run_into_the_answer_line_is_cut_off() -> None:
 def test_kah_question_words_ask_for_a_short_answer(question: str, answer_type: str) -> None:
     """"Siapakah" is "siapa" + the question particle "-kah": the same short-answer question."""
     assert short_answer_expected(question, "other") and expected_answer_type(question) == answer_type
+    assert question_kind(question) == "factoid"  # the selection's cue, read the same way
+
+
+def test_particles_are_dropped_only_from_the_words_that_carry_them() -> None:
+    assert without_particles("Siapakah ketua DPRD?") == "siapa ketua DPRD?"
+    assert without_particles("Who won in 1924?") == "Who won in 1924?"

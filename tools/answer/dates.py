@@ -11,25 +11,18 @@ from __future__ import annotations
 
 import re
 
+from anchorgate.tools.answer.anchors.model import MONTHS, YEAR, without_particles
+from anchorgate.tools.answer.anchors.patterns import DATE
 from anchorgate.tools.answer.text import normalize_words
 
-_MONTH = (
-    r"(?:jan(?:uary|uari)?|feb(?:ruary|ruari)?|mar(?:ch|et)?|apr(?:il)?|m(?:ay|ei)|jun(?:e|i)?|jul(?:y|i)?|"
-    r"aug(?:ust)?|agu(?:stus)?|sep(?:t(?:ember)?)?|o[ck]t(?:ober)?|nov(?:ember)?|de[cs](?:ember)?)\.?"
-)
-_YEAR = r"(?:1[0-9]{3}|20[0-9]{2})"
-# "May 31, 2012", "31 May 2012", "May 2012", "31 Mei 2012"
-_DATE = re.compile(
-    rf"\b(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}|\d{{1,2}}\s+{_MONTH},?\s+{_YEAR}|{_MONTH}\s+{_YEAR})\b",
-    re.IGNORECASE,
-)
-_WHEN = re.compile(r"\b(?:when|kapan(?:kah)?)\b", re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:when|kapan)\b", re.IGNORECASE)
 _ASKS_YEAR = re.compile(r"\b(?:year|tahun)\b", re.IGNORECASE)
-_CLIPPED = re.compile(rf"^(?:in\s+|on\s+)?(?:{_MONTH}\s+)?{_YEAR}\.?$", re.IGNORECASE)
+_CLIPPED = re.compile(rf"^(?:in\s+|on\s+)?(?:(?:{MONTHS})\.?\s+)?{YEAR}\.?$", re.IGNORECASE)
 
 
 def wants_full_date(question: str) -> bool:
     """A "when" question that does not ask for the year alone."""
+    question = without_particles(question)  # "Kapankah" asks what "kapan" asks
     return bool(_WHEN.search(question)) and not _ASKS_YEAR.search(question)
 
 
@@ -38,6 +31,6 @@ def completed_date(answer: str, quote: str, question: str) -> str | None:
     if not wants_full_date(question) or not _CLIPPED.match(answer.strip()):
         return None
     words = set(normalize_words(answer)) - {"in", "on"}
-    fuller = [m.group(0) for m in _DATE.finditer(quote) if words <= set(normalize_words(m.group(0)))]
+    fuller = [m.group(0) for m in DATE.finditer(quote) if words <= set(normalize_words(m.group(0)))]
     longer = [d for d in fuller if len(normalize_words(d)) > len(words)]
     return longer[0] if longer else None

@@ -13,16 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.answer.text import normalize_words
 
-# Indonesian question words take the particle "-kah" ("Siapakah", "Kapankah", "Berapakah"): same question.
-_WHEN = re.compile(
-    r"\b(?:when|what year|which year|in what year|what date|kapan(?:kah)?|tahun berapa(?:kah)?)\b", re.IGNORECASE
-)
+_WHEN = re.compile(r"\b(?:when|what year|which year|in what year|what date|kapan|tahun berapa)\b", re.IGNORECASE)
 _HOW_MANY = re.compile(
-    r"\b(?:how (?:many|much|long|old|far|tall|big|large|high)|what (?:percentage|number|amount)|berapa(?:kah)?)\b", re.I
+    r"\b(?:how (?:many|much|long|old|far|tall|big|large|high)|what (?:percentage|number|amount)|berapa)\b", re.I
 )
-_WHO = re.compile(r"\b(?:who|whom|whose|siapa(?:kah)?)\b", re.IGNORECASE)
+_WHO = re.compile(r"\b(?:who|whom|whose|siapa)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})s?\b")
 _MONTH = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|"
@@ -51,6 +49,7 @@ class EvidenceStrength:
 
 def expected_answer_type(question: str) -> str:
     """date, number, name or any (a shape we cannot check from the question alone)."""
+    question = without_particles(question)  # "Siapakah" asks what "siapa" asks
     if _WHEN.search(question):
         return "date"
     if _HOW_MANY.search(question):
@@ -61,7 +60,7 @@ def expected_answer_type(question: str) -> str:
 
 
 _SHORT_WH = re.compile(
-    r"^\W*(?:who|whom|whose|when|where|which|siapa(?:kah)?|kapan(?:kah)?|di ?mana(?:kah)?)\b|"
+    r"^\W*(?:who|whom|whose|when|where|which|siapa|kapan|di ?mana)\b|"
     r"\b(?:what|which|in what) (?:year|name|city|country|state|language|team|nationality|date|day|month|county|"
     r"town|river|company|band|film|album|song|position|sport|instrument)\b",
     re.IGNORECASE,
@@ -74,7 +73,7 @@ def short_answer_expected(question: str, question_kind: str) -> bool:
     …", how/why) are answered in sentences."""
     if question_kind in {"yes_no", "numeric", "comparison"}:
         return True
-    return expected_answer_type(question) != "any" or bool(_SHORT_WH.search(question.strip()))
+    return expected_answer_type(question) != "any" or bool(_SHORT_WH.search(without_particles(question).strip()))
 
 
 def answer_type_present(question: str, texts: Sequence[str]) -> tuple[str, bool]:

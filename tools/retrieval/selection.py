@@ -30,6 +30,7 @@ from typing import Literal, TypeVar
 
 import numpy as np
 
+from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.corpus.documents import Chunk, ScoredChunk
 
 QuestionKind = Literal["list", "factoid", "other"]
@@ -42,7 +43,7 @@ _LIST_CUES = re.compile(
 )
 _FACTOID_CUES = re.compile(
     r"\b(who|whom|when|where|how (many|much|old|long|far)|what (year|date|time|day)|"
-    r"siapa(?:kah)?|kapan(?:kah)?|di ?mana(?:kah)?|berapa(?:kah)?|tahun berapa)\b",
+    r"siapa|kapan|di ?mana|berapa|tahun berapa)\b",
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*•·▪‣–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+", re.IGNORECASE)
@@ -134,7 +135,7 @@ def question_kind(question: str) -> QuestionKind:
     """"list" on enumeration cues (en/id), "factoid" on who/when/how-many-style cues, else "other"."""
     if _LIST_CUES.search(question):
         return "list"
-    return "factoid" if _FACTOID_CUES.search(question) else "other"
+    return "factoid" if _FACTOID_CUES.search(without_particles(question)) else "other"
 
 
 def list_density(text: str) -> float:

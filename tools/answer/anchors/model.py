@@ -66,6 +66,17 @@ def strip_kah(word: str) -> str:
     return low[:-3] if len(low) > 5 and low.endswith(("kah", "lah")) else low
 
 
+def without_particles(text: str) -> str:
+    """`text` with the "-kah"/"-lah" particles dropped ("Siapakah ketua …" → "siapa ketua …"), for
+    rules that look for question words; other words keep their case."""
+
+    def plain(match: re.Match[str]) -> str:
+        stripped = strip_kah(match.group())
+        return stripped if stripped != match.group().casefold() else match.group()
+
+    return TOKEN.sub(plain, text)
+
+
 def sentence_start(question: str, pos: int) -> bool:
     """Whether `pos` opens a sentence (only quotes or brackets before it since the last full stop)."""
     before = question[:pos].rstrip(" \t\"'“‘([")

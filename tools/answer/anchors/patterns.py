@@ -23,7 +23,7 @@ _MONTH_PAIRS = {
     "desember": "December",
 }  # fmt: skip
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-_DATE = re.compile(
+DATE = re.compile(  # also tools/answer/dates.py
     rf"\b(?:(?:{MONTHS})\.?\s+{_DAY},?\s+{YEAR}|{_DAY}\s+(?:of\s+)?(?:{MONTHS})\.?,?\s+{YEAR}|"
     rf"{YEAR}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}/{YEAR}|(?:{MONTHS})\.?\s+{YEAR}|"
     rf"(?:{MONTHS})\.?\s+{_DAY}|{_DAY}\s+(?:{MONTHS}))\b",
@@ -92,7 +92,7 @@ def pattern_candidates(question: str) -> list[Candidate]:
         inner = next(g for g in m.groups() if g is not None).strip()
         if normalize_words(inner):
             out.append((m.start(), m.end(), Anchor(inner, "quoted", True, CONFIDENCE["quoted"])))
-    timed: tuple[tuple[re.Pattern[str], AnchorKind], ...] = ((_DATE, "date"), (_QUARTER, "quarter"), (_YEAR_RE, "year"))
+    timed: tuple[tuple[re.Pattern[str], AnchorKind], ...] = ((DATE, "date"), (_QUARTER, "quarter"), (_YEAR_RE, "year"))
     for regex, kind in timed:
         for m in regex.finditer(question):
             aliases = _quarter_aliases(m.group()) if kind == "quarter" else ()
