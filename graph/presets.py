@@ -58,6 +58,12 @@ _B: dict[str, Any] = {
     "round2_strategy": "auto",
     "judge_policy": "always",
     "judge_style": "yes_no",
+    # one judge call per round: with one per question, a round-2 answer written after the judge
+    # rejected round 1's stopped unjudged (BENCHMARKS.md, seventh session)
+    "judge_max_calls": 2,
+    # P(YES) >= 0.7, not the HaluEval-chosen 0.3: the lowest of 0.6/0.7/0.8 whose wrong answers were
+    # not more than baseline's on NQ-open 1-40 and ClapNQ 1-40 within 1.6x its tokens (seventh session)
+    "judge_accept_p": 0.7,
     "list_reserve_main": 5,
     "list_reserve_extra": 3,
 }

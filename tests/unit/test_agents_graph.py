@@ -210,13 +210,13 @@ async def test_fusion_settings_reach_the_retriever_workers(tmp_path: Path, monke
 
 
 async def test_yes_no_judge_reads_the_yes_probability_not_the_greedy_word(tmp_path: Path) -> None:
-    # Greedy says NO, but P(YES) / (P(YES) + P(NO)) = 0.4: SUPPORTED at the 0.3 default, not at 0.5.
+    # Greedy says NO, but P(YES) / (P(YES) + P(NO)) = 0.4: SUPPORTED at 0.3, not at 0.5.
     def reply(prompt: str) -> str:
         return "NO" if "YES or NO" in prompt else "Owls hunt mice at night [1]."
 
     model = ScriptedChatModel(script=reply, report_usage=True)
     model.first_tokens = [("NO", math.log(0.54)), ("YES", math.log(0.27)), ("Yes", math.log(0.09))]
-    accepted = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="yes_no")
+    accepted = await _ask(tmp_path, model, "What do owls hunt at night?", "B", judge_style="yes_no", judge_accept_p=0.3)
     assert accepted["telemetry"]["judge"]["label"] == "SUPPORTED"
     assert accepted["telemetry"]["judge"]["confidence"] == pytest.approx(0.4, abs=1e-4)
     assert (accepted["decision"], accepted["reason"]) == ("STOP", "STOP_OVERLAP_OK")
