@@ -61,9 +61,10 @@ _B: dict[str, Any] = {
     # one judge call per round: with one per question, a round-2 answer written after the judge
     # rejected round 1's stopped unjudged (BENCHMARKS.md, seventh session)
     "judge_max_calls": 2,
-    # P(YES) >= 0.7, not the HaluEval-chosen 0.3: the lowest of 0.6/0.7/0.8 whose wrong answers were
-    # not more than baseline's on NQ-open 1-40 and ClapNQ 1-40 within 1.6x its tokens (seventh session)
-    "judge_accept_p": 0.7,
+    # P(YES) >= 0.5, not the HaluEval-chosen 0.3: the best summed CRAG score of 0.5-0.8 on NQ-open
+    # 1-40, ClapNQ 1-40 and HotpotQA 1-15, no F1 lost; 0.7 cut NQ's wrong answers further but
+    # withdrew right two-hop answers, whose single cited passage the judge doubts (seventh session)
+    "judge_accept_p": 0.5,
     "list_reserve_main": 5,
     "list_reserve_extra": 3,
 }
