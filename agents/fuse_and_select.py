@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from langgraph.runtime import Runtime
 
+from anchorgate.agents.retriever_worker import relevance_floor
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State, merge_evidence
 from anchorgate.tools.corpus.documents import Chunk, ScoredChunk
@@ -98,8 +99,8 @@ def fused_pool(evidence: Sequence[Evidence], pool_k: int, bridge_weight: float =
     return unique[:pool_k]
 
 
-def selection_settings(config: Config) -> SelectionSettings:
-    """Selection knobs from the run config."""
+def selection_settings(config: Config, floor: float | None = None) -> SelectionSettings:
+    """Selection knobs from the run config (`floor`: the index's relevance floor, see `relevance_floor`)."""
     return SelectionSettings(
         pool_k=config.retrieval_pool_k,
         keep_k=config.retrieval_k,
@@ -107,7 +108,7 @@ def selection_settings(config: Config) -> SelectionSettings:
         redundancy_floor=config.mmr_redundancy_floor,
         adaptive_diversity=config.adaptive_mmr,
         anchor_bonus=config.anchor_bonus,
-        relevance_floor=config.relevance_floor,
+        relevance_floor=config.relevance_floor if floor is None else floor,
         per_source_cap=config.per_source_cap,
         reserve_main=config.list_reserve_main,
         reserve_extra=config.list_reserve_extra,
@@ -129,7 +130,8 @@ def _select(state: State, config: Config, services: Services) -> tuple[list[Evid
     candidates, spend = rerank_candidates(state, config, services, candidates)
     vectors = HybridSearcher.for_index(services.index).vectors([c.chunk.id for c in candidates])
     anchors = [a["text"] for a in state.get("anchors", []) if a.get("essential")]
-    result = select(state["question"], candidates, np.asarray(vectors), anchors, selection_settings(config))
+    settings = selection_settings(config, relevance_floor(config, services))
+    result = select(state["question"], candidates, np.asarray(vectors), anchors, settings)
     by_id = {e["id"]: e for e in pool}
     return [by_id[s.chunk.id] for s in result.selected], spend
 

@@ -17,10 +17,18 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import WorkerState
 from anchorgate.tools.corpus.documents import Chunk
+from anchorgate.tools.index.embeddings import E5
 from anchorgate.tools.retrieval.evidence import to_evidence
 from anchorgate.tools.retrieval.selection import unique_by_content
 from anchorgate.tools.retrieval.vector_backend import dense_hits, searcher_for
-from anchorgate.tools.services import aservices_for
+from anchorgate.tools.services import Services, aservices_for
+
+
+def relevance_floor(config: Config, services: Services) -> float:
+    """The floor for this index's embedding scale: multilingual-e5 scores passages on its own scale."""
+    if getattr(services.embeddings, "model_name", "") == E5:
+        return config.e5_relevance_floor
+    return config.relevance_floor
 
 
 async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -45,7 +53,7 @@ async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, An
             pool_k=config.retrieval_pool_k,
             mode="hybrid",
             fusion=config.fusion,
-            relevance_floor=config.relevance_floor,
+            relevance_floor=relevance_floor(config, services),
             dense_weight=config.dense_weight,
         )
         # rank = position in the worker's fused list; score = gated relevance x prior, on [0, 1]

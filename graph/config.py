@@ -85,7 +85,16 @@ class Config:
     )
     adaptive_mmr: bool = _f(False, "Factoid questions lean to relevance, list questions to diversity.")
     anchor_bonus: float = _f(0.0, "Score bonus when a relevant chunk's title contains a query anchor.")
-    relevance_floor: float = _f(0.0, "Chunks below this semantic+keyword relevance never enter the pool.")
+    relevance_floor: float = _f(
+        0.0,
+        "Chunks below this semantic+keyword relevance never enter the pool (an index embedded with"
+        " multilingual-e5 uses e5_relevance_floor instead).",
+    )
+    e5_relevance_floor: float = _f(
+        0.0,
+        "relevance_floor for an index embedded with multilingual-e5-small, whose cosine scale is not"
+        " MiniLM's (A/B/C: 0.20, the seed's floor; BENCHMARKS.md, seventh session).",
+    )
     per_source_cap: int = _f(0, "Most chunks per domain/source (0 = no cap).")
     list_reserve_main: int = _f(0, "List questions: slots filled by score before coverage reserve.")
     list_reserve_extra: int = _f(0, "List questions: slots reserved for anchors/sources not yet covered.")
