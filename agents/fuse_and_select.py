@@ -99,8 +99,8 @@ def fused_pool(evidence: Sequence[Evidence], pool_k: int, bridge_weight: float =
     return unique[:pool_k]
 
 
-def selection_settings(config: Config, floor: float | None = None) -> SelectionSettings:
-    """Selection knobs from the run config (`floor`: the index's relevance floor, see `relevance_floor`)."""
+def selection_settings(config: Config, floor: float) -> SelectionSettings:
+    """Selection knobs from the run config; `floor` is the index's relevance floor (`relevance_floor`)."""
     return SelectionSettings(
         pool_k=config.retrieval_pool_k,
         keep_k=config.retrieval_k,
@@ -108,7 +108,7 @@ def selection_settings(config: Config, floor: float | None = None) -> SelectionS
         redundancy_floor=config.mmr_redundancy_floor,
         adaptive_diversity=config.adaptive_mmr,
         anchor_bonus=config.anchor_bonus,
-        relevance_floor=config.relevance_floor if floor is None else floor,
+        relevance_floor=floor,
         per_source_cap=config.per_source_cap,
         reserve_main=config.list_reserve_main,
         reserve_extra=config.list_reserve_extra,

@@ -32,6 +32,7 @@ def test_a_clipped_when_answer_is_completed_from_its_quote(
 
 def test_only_when_questions_that_do_not_ask_for_the_year_want_a_full_date() -> None:
     assert wants_full_date("When did the resort open?") and wants_full_date("Kapan resor itu dibuka?")
+    assert wants_full_date("Kapankah resor itu dibuka?") and wants_full_date("What date did the resort open?")
     assert not wants_full_date("In what year did the resort open?")
     assert not wants_full_date("Where is the resort?")
 

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import re
 
-from anchorgate.tools.answer.anchors.model import MONTHS, YEAR, without_particles
+from anchorgate.tools.answer.anchors.model import MONTHS, YEAR
 from anchorgate.tools.answer.anchors.patterns import DATE
 from anchorgate.tools.answer.text import normalize_words
+from anchorgate.tools.retrieval.evidence_strength import expected_answer_type
 
-_WHEN = re.compile(r"\b(?:when|kapan)\b", re.IGNORECASE)
 _ASKS_YEAR = re.compile(r"\b(?:year|tahun)\b", re.IGNORECASE)
 _CLIPPED = re.compile(rf"^(?:in\s+|on\s+)?(?:(?:{MONTHS})\.?\s+)?{YEAR}\.?$", re.IGNORECASE)
 
 
 def wants_full_date(question: str) -> bool:
-    """A "when" question that does not ask for the year alone."""
-    question = without_particles(question)  # "Kapankah" asks what "kapan" asks
-    return bool(_WHEN.search(question)) and not _ASKS_YEAR.search(question)
+    """A question for a date (the answer-type classifier's "date") that does not ask for the year alone."""
+    return expected_answer_type(question) == "date" and not _ASKS_YEAR.search(question)
 
 
 def completed_date(answer: str, quote: str, question: str) -> str | None:
