@@ -22,7 +22,7 @@ from anchorgate.tools.answer.anchors import Anchor, anchor_coverage
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.answer.quoted_draft import non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
-from anchorgate.tools.answer.text import is_idk
+from anchorgate.tools.answer.text import cited_numbers, is_idk
 from anchorgate.tools.llm.usage import totals
 from anchorgate.tools.retrieval.evidence_strength import measure_strength
 from anchorgate.tools.services import aservices_for
@@ -59,6 +59,25 @@ def _retrieval_confidence(state: State) -> float:
 def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
     """An answer the model nearly declined: its first-token refusal probability is over the limit."""
     return answered and abstain_p is not None and abstain_p > config.abstain_p_max
+
+
+def answer_bridged(firm: list[Anchor], draft: str, context: list[Evidence]) -> bool:
+    """The passages the draft cites miss a firm question anchor that another context passage holds.
+
+    Such an answer stands on a link between passages (a two-hop answer): a judge that reads only the
+    cited passages cannot see the link. Anchors inferred from a lower-case question are not counted
+    (a paraphrase misses them as often as a hop does).
+    """
+    numbers = set(cited_numbers(draft))
+    cited = [f"{p['title']} {p['text']}" for p in context if p["n"] in numbers]
+    if not cited or not firm:
+        return False
+    _, missing_in_cited = anchor_coverage(firm, cited)
+    if not missing_in_cited:
+        return False
+    others = [f"{p['title']} {p['text']}" for p in context if p["n"] not in numbers]
+    _, missing_elsewhere = anchor_coverage(missing_in_cited, others)
+    return len(missing_elsewhere) < len(missing_in_cited)
 
 
 class QuotedSignals(TypedDict):
@@ -112,6 +131,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     ]
     inferred = {a["text"] for a in state.get("anchors", []) if a.get("inferred")}
     coverage, missing = anchor_coverage(anchors, [f"{p['title']} {p['text']}" for p in context])
+    firm = [a for a in anchors if a.text not in inferred]
     previous = state.get("signals")  # {} before the first measurement
     judge = state.get("judge") or {}
     generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
@@ -170,6 +190,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "tokens_left": config.token_budget - spent,
         "rounds_left": config.max_rounds - state.get("round", 1),
         "question_type": state.get("question_type", "other"),
+        "answer_bridged": bool(draft) and not idk and answer_bridged(firm, draft, context),
     }
     signals["judge_needed"] = needs_judge(signals, config)
     return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

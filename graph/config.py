@@ -142,6 +142,12 @@ class Config:
         " no call; 0 = off. 0.8 chosen on HaluEval items 1-100, held out 101-200 (BENCHMARKS.md).",
     )
     judge_max_calls: int = _f(1, "Most judge calls per question.")
+    judge_bridged_answers: bool = _f(
+        True,
+        "Consult the judge on a two-hop answer too (signal answer_bridged: its cited passages miss a firm"
+        " question anchor another passage holds). The judge reads only the cited passages, so it cannot see"
+        " the link: on HotpotQA its P(YES) told right from wrong answers no better than chance (BENCHMARKS.md).",
+    )
     novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.")
     support_threshold: float = _f(0.5, "Claim support score (0.6 lexical + 0.4 semantic) that counts as supported.")
     min_round_tokens: int = _f(400, "Tokens that must remain to start another retrieval round.")

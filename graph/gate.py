@@ -196,15 +196,21 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
     if signals.get("draft_status") == "quoted" and not signals.get("quote_verified"):
         return "ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE"
     gray = float(signals["overlap"]) >= config.gray_zone[0] and judge != "PARTIAL"
-    judge_ok = judge == "SUPPORTED" or (judge is None and config.judge_policy == "never")
+    judge_ok = judge == "SUPPORTED" or (judge is None and _judge_waived(signals, config))
     if gray and judge_ok:
         return "STOP", "STOP_NO_NEW_HITS" if _stagnant(signals, config) else "STOP_BUDGET"
     return "ABSTAIN", "ABSTAIN_LOW_SUPPORT"
 
 
+def _judge_waived(signals: Signals, config: Config) -> bool:
+    """No judge is to be asked of this answer: none is configured, or it is a two-hop answer the
+    judge cannot see the link of (`judge_bridged_answers` off). Its silence is then no verdict."""
+    return config.judge_policy == "never" or (signals["answer_bridged"] and not config.judge_bridged_answers)
+
+
 def needs_judge(signals: Signals, config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
-    if config.gate == "none" or config.judge_policy == "never":
+    if config.gate == "none" or _judge_waived(signals, config):
         return False
     if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
         return False

@@ -75,6 +75,9 @@ class Signals(TypedDict):
     tokens_left: Annotated[int, About("token_budget − tokens_spent", "log")]
     rounds_left: Annotated[int, About("max_rounds − round", "log")]
     question_type: Annotated[QuestionType, About("the question's type, classified once by the anchor predictor")]
+    answer_bridged: Annotated[
+        bool, About("the cited passages miss a firm anchor another passage holds (two hops)", "record")
+    ]
     judge_needed: NotRequired[Annotated[bool, About("consult the judge before the gate (from the signals above)")]]
 
 

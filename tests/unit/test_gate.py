@@ -17,6 +17,7 @@ B = load_preset("B")
 B_UNSURE = B.replace(uncertain_answer_policy="retrieve")
 BASELINE = load_preset("baseline")
 WEAK = A.replace(judge_policy="weak_evidence", judge_relevance_max=0.55)
+ONE_HOP_JUDGE = WEAK.replace(judge_bridged_answers=False)
 
 
 def _neutral(hint: Any) -> Any:
@@ -182,6 +183,18 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         sig(overlap=0.35, tokens_left=100),
         ("STOP", "STOP_BUDGET"),
     ),
+    (
+        "unjudged two-hop answer: gray zone stops as with no judge",
+        ONE_HOP_JUDGE,
+        sig(overlap=0.35, tokens_left=100, answer_bridged=True),
+        ("STOP", "STOP_BUDGET"),
+    ),
+    (
+        "judged one-hop answer: gray zone without a verdict abstains",
+        ONE_HOP_JUDGE,
+        sig(overlap=0.35, tokens_left=100),
+        ("ABSTAIN", "ABSTAIN_LOW_SUPPORT"),
+    ),
 ]
 
 
@@ -228,6 +241,13 @@ def test_decide_is_pure() -> None:
         (WEAK, sig(overlap=0.8, top_relevance=0.7), False),  # strong evidence: no call
         (WEAK, sig(overlap=0.35, top_relevance=0.7), True),  # the gray zone still counts
         (WEAK, sig(overlap=0.8, top_relevance=0.4, idk=True), False),  # nothing to judge
+        (WEAK, sig(overlap=0.8, top_relevance=0.4, answer_bridged=True), True),  # two hops judged by default
+        (
+            ONE_HOP_JUDGE,
+            sig(overlap=0.8, top_relevance=0.4, answer_bridged=True),
+            False,
+        ),  # the judge can't see the link
+        (ONE_HOP_JUDGE, sig(overlap=0.8, top_relevance=0.4), True),  # a one-passage answer still is judged
     ],
 )
 def test_judge_policy(config: Config, signals: dict[str, Any], expected: bool) -> None:

@@ -1,0 +1,79 @@
+"""A two-hop answer through the graph: with `judge_bridged_answers=false` the judge is not asked of an
+answer whose cited passage misses a question anchor another passage holds, and it stops unjudged;
+with the default the same doubting judge rejects it (HotpotQA "Latin" for the era of Haymo of
+Faversham, BENCHMARKS.md eighth session). Real graph, real index code, a scripted model."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from anchorgate.api import aask
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import DenseIndex, build_or_load
+from anchorgate.tools.services import Services, register_services
+from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
+
+PASSAGES = [
+    Passage(
+        "haymo", "Haymo of Faversham", "Haymo of Faversham was an English friar of the thirteenth century era."
+    ),
+    Passage("aristotle", "Recovery of Aristotle", "In the thirteenth century era books were translated into Latin."),
+    Passage("tea", "Tea", "Green tea is brewed from the leaves of Camellia sinensis in China and Japan."),
+]
+QUESTION = "What language were books translated into during the era of Haymo of Faversham?"
+EMBEDDINGS = BagOfWordsEmbeddings(256)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> DenseIndex:
+    folder = tmp_path_factory.mktemp("idx")
+    return build_or_load(PASSAGES, EMBEDDINGS, "bow256", ChunkingSettings(120, 20), folder, progress=False)
+
+
+def _reader_and_doubting_judge() -> ScriptedChatModel:
+    """The reader answers "Latin" citing the Aristotle passage only; the judge's P(YES) is 0.2."""
+
+    def reply(prompt: str) -> str:
+        if "YES or NO" in prompt:
+            return "NO"
+        number = re.search(r"\[(\d+)\] Recovery of Aristotle", prompt)
+        return f"Latin [{number.group(1) if number else 1}]."
+
+    model = ScriptedChatModel(script=reply, report_usage=True)
+    model.first_tokens = [("NO", math.log(0.8)), ("YES", math.log(0.2))]
+    return model
+
+
+async def _ask(tmp_path: Path, index: DenseIndex, **extra: Any) -> dict[str, Any]:
+    services_id = register_services(Services(index, EMBEDDINGS, _reader_and_doubting_judge(), "toy"))
+    overrides = {
+        "services_id": services_id,
+        "checkpoint_db": str(tmp_path / "c.sqlite"),
+        "answer_style": "free",
+        "judge_policy": "always",
+        "judge_style": "answerable",
+        **extra,
+    }
+    return await aask(QUESTION, preset="A", overrides=overrides)
+
+
+async def test_a_two_hop_answer_is_not_judged_when_exempt(
+    tmp_path: Path, index: DenseIndex
+) -> None:
+    result = await _ask(tmp_path, index, judge_bridged_answers=False)
+    gate = result["telemetry"]["gate"][-1]
+    assert gate["signals"]["answer_bridged"] is True
+    assert "judge" not in result["tokens"]["by_stage"]
+    assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK")
+
+
+async def test_by_default_the_same_answer_is_judged_and_rejected(tmp_path: Path, index: DenseIndex) -> None:
+    result = await _ask(tmp_path, index)
+    assert result["tokens"]["by_stage"]["judge"]["calls"] == 1
+    assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED")
