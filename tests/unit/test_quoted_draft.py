@@ -201,7 +201,7 @@ def test_a_quote_run_into_the_answer_line_is_cut_off() -> None:
     ],
 )
 def test_kah_question_words_ask_for_a_short_answer(question: str, answer_type: str) -> None:
-    """"Siapakah" is "siapa" + the question particle "-kah": the same short-answer question."""
+    """ "Siapakah" is "siapa" + the question particle "-kah": the same short-answer question."""
     assert short_answer_expected(question, "other") and expected_answer_type(question) == answer_type
     assert question_kind(question) == "factoid"  # the selection's cue, read the same way
 
@@ -209,3 +209,38 @@ def test_kah_question_words_ask_for_a_short_answer(question: str, answer_type: s
 def test_particles_are_dropped_only_from_the_words_that_carry_them() -> None:
     assert without_particles("Siapakah ketua DPRD?") == "siapa ketua DPRD?"
     assert without_particles("Who won in 1924?") == "Who won in 1924?"
+
+
+def test_an_answer_line_going_on_with_a_labelless_quote_yields_the_answer_and_the_quote() -> None:
+    # FacQA (questions 1-60): "Pertamax [1]: <sentence>" is an answer plus a quote without its QUOTE label
+    raw = "Pertamax [1]: sedangkan pertamax dari Rp 5.700 menjadi Rp 5.400.\nQUOTE [1]: Harga pertamax terus turun."
+    draft = parse_draft(raw)
+    assert draft.answer == "Pertamax" and draft.status == "quoted"
+    assert [q.text for q in draft.quotes] == [
+        "sedangkan pertamax dari Rp 5.700 menjadi Rp 5.400.",
+        "Harga pertamax terus turun.",
+    ]
+    passages = [
+        {
+            "n": 1,
+            "title": "BBM",
+            "text": "Harga pertamax terus turun. Premium tetap, sedangkan pertamax dari Rp 5.700 menjadi Rp 5.400.",
+        }
+    ]
+    checked = check_quotes(draft, passages)
+    assert [q.status for q in checked.quotes] == ["verbatim", "verbatim"]
+    assert answer_grounding(checked, passages) == 1.0
+
+
+def test_an_answer_line_that_copies_its_quote_after_a_marker_is_cut_there() -> None:
+    # HotpotQA: "239 [1] The tornado outbreak sequence of May 22–31 …" with that sentence as its quote
+    quote = "The tornado outbreak sequence of May 22–31, 2008 was a series of tornado outbreaks"
+    draft = parse_draft(f"239 [1] {quote} affecting the plains.\nQUOTE [1]: {quote}")
+    assert draft.answer == "239"
+
+
+def test_text_after_a_marker_that_is_not_the_quote_stays_in_the_answer() -> None:
+    draft = parse_draft(
+        "Paris [1] and later Lyon [2]\nQUOTE [1]: The court sat in Paris.\nQUOTE [2]: It moved to Lyon."
+    )
+    assert draft.answer == "Paris [1] and later Lyon [2]"

@@ -90,6 +90,9 @@ _ANSWER_LINE = re.compile(r"^\s*ANSWER\s*:\s*(.*?)\s*$", re.IGNORECASE)
 YES_NO = frozenset({"yes", "no"})
 _RUN_ON_QUOTE = re.compile(r"\s*(?:\[\d{1,2}\]\s*)*QUOTE\s*\[", re.IGNORECASE)  # "Billy Flynn [1] QUOTE [1]: …"
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
+_INLINE_QUOTE = re.compile(r"\s*\[(\d{1,2})\]\s*:\s*(\S.*?)\s*$")  # "Pertamax [1]: sedangkan pertamax dari …"
+_MARKER = re.compile(r"\s*\[\d{1,2}\]\s*")
+ECHO_WORDS = 6  # words after a marker that, found in a quote, mark the rest of the line as that quote
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,12 @@ def parse_draft(text: str) -> QuotedDraft:
             declined = True
         elif answer is None and line.strip():
             labelled = _ANSWER_LINE.match(line)
-            answer = _RUN_ON_QUOTE.split(labelled.group(1) if labelled else line.strip())[0].rstrip(" ,;:")
+            answer, inline = _split_inline_quote(
+                _RUN_ON_QUOTE.split(labelled.group(1) if labelled else line.strip())[0]
+            )
+            quotes.extend(inline)
+    if answer is not None:
+        answer = _without_quote_echo(answer, quotes)
     if answer is not None and is_idk(answer) and answer.strip():
         return QuotedDraft("declined", answer=IDK_ANSWER)
     if declined and not quotes:
@@ -160,6 +168,27 @@ def parse_draft(text: str) -> QuotedDraft:
     if not answer or not answer.strip() or not quotes:
         return QuotedDraft("malformed", answer=(answer or "").strip(), quotes=quotes[:MAX_QUOTES])
     return QuotedDraft("quoted", answer=answer.strip(), quotes=quotes[:MAX_QUOTES])
+
+
+def _split_inline_quote(line: str) -> tuple[str, list[Quote]]:
+    """An answer line that goes on "[n]: <text>" carries a quote without its QUOTE label: the answer is
+    what comes before, and the rest is checked as a quote of passage n like any other."""
+    found = _INLINE_QUOTE.search(line)
+    if found is None:
+        return line.rstrip(" ,;:"), []
+    return line[: found.start()].rstrip(" ,;:"), [Quote(int(found.group(1)), found.group(2))]
+
+
+def _without_quote_echo(answer: str, quotes: Sequence[Quote]) -> str:
+    """The answer cut at a citation marker that is followed by the text of one of its quotes
+    ("239 [1] The tornado outbreak sequence of May 22–31 …"): the reader copied its quote into the
+    answer line, and what follows the marker is not the answer."""
+    quoted = [_folded(q.text) for q in quotes]
+    for marker in _MARKER.finditer(answer):
+        words = _folded(answer[marker.end() :]).split()[:ECHO_WORDS]
+        if len(words) >= 3 and any(" ".join(words) in text for text in quoted):
+            return answer[: marker.start()].rstrip(" ,;:")
+    return answer
 
 
 def _folded(text: str) -> str:
