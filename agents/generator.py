@@ -27,6 +27,7 @@ from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
 from anchorgate.tools.answer.dates import completed_date
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
+from anchorgate.tools.answer.short_answer import counted_in_quote
 from anchorgate.tools.answer.support import repair_citations
 from anchorgate.tools.answer.text import IDK_ANSWER
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
@@ -51,18 +52,24 @@ async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
 
 
 def quoted_update(
-    text: str, context: Sequence[Mapping[str, Any]], question: str = "", full_dates: bool = False
-) -> dict[str, Any]:
+    text: str, context: Sequence[Mapping[str, Any]], question: str = "", full_dates: bool = False,
+    full_counts: bool = False,
+) -> dict[str, Any]:  # fmt: skip
     """The draft and its checked structure for a quote-then-answer reply (never raises).
 
     With `full_dates`, a "when" answer clipped to its year is completed from its verified quote
-    (`tools.answer.dates`); the reader's own answer stays in the structure as `clipped_answer`.
+    (`tools.answer.dates`); with `full_counts`, a bare number answering an Indonesian count question
+    gets its classifier from the quote (`counted_in_quote`). The reader's own answer stays in the
+    structure as `clipped_answer`.
     """
     parsed = check_quotes(parse_draft(text), context)
     clipped = parsed.answer
-    if full_dates and parsed.status == "quoted":
+    if parsed.status == "quoted" and (full_dates or full_counts):
         quoted = " ".join(q.match or q.text for q in parsed.quotes if q.status != "absent")
-        parsed = replace(parsed, answer=completed_date(parsed.answer, quoted, question) or parsed.answer)
+        completed = (full_dates and completed_date(parsed.answer, quoted, question)) or (
+            full_counts and counted_in_quote(parsed.answer, quoted, question)
+        )
+        parsed = replace(parsed, answer=completed or parsed.answer)
     structure = {**parsed.as_dict(), "grounding": answer_grounding(parsed, context), "raw": text[:2000]}
     if parsed.answer != clipped:
         structure["clipped_answer"] = clipped
@@ -79,7 +86,9 @@ async def quoted_recited(outcome: CallOutcome, state: State, config: Config) -> 
     """
     if outcome.reply is None:
         return {"draft": ""}
-    update = quoted_update(outcome.text, state.get("context", []), state["question"], config.full_dates)
+    update = quoted_update(
+        outcome.text, state.get("context", []), state["question"], config.full_dates, config.full_counts
+    )
     if update["draft_structure"]["status"] == "quoted" and update["draft_structure"]["grounding"] < 1.0:
         update.update(await recited(update["draft"], state, config))
     return update

@@ -45,6 +45,9 @@ _A: dict[str, Any] = {
     # "when" answers clipped to the year are completed from the verified quote (BENCHMARKS.md,
     # sixth session: 2 NQ-open answers fixed, no other answer changed on five sets)
     "full_dates": True,
+    # an Indonesian count answered with a bare number gets the classifier its quote writes ("21 unit"),
+    # as Indonesian answers (and FacQA's gold) carry it (BENCHMARKS.md, eighth session)
+    "full_counts": True,
 }
 
 # B: as A, two rounds; round 2 with a 700-token cap; the judge on every round's answer; list reserve 5+3. What round 2

@@ -187,13 +187,15 @@ def _plain(question: str, text: str, mentions: list[_Mention]) -> _Mention | Non
     return candidates[0] if len(candidates) == 1 else None
 
 
+def _indonesian_units(question: str) -> str:
+    """The classifiers, plus the noun the question counts ("Berapa jenis…" → "jenis"), as a regex."""
+    counted = _COUNTED.search(question)
+    noun = counted.group(1).casefold() if counted else ""
+    return _CLASSIFIERS + (f"|{re.escape(noun[:-3] if noun.endswith('kah') else noun)}" if noun else "")
+
+
 def _numeric(question: str, text: str) -> str | None:
-    extra = ""
-    if _indonesian(question):
-        counted = _COUNTED.search(question)
-        noun = counted.group(1).casefold() if counted else ""
-        extra = _CLASSIFIERS + (f"|{re.escape(noun[:-3] if noun.endswith('kah') else noun)}" if noun else "")
-    mentions = _mentions(text, extra)
+    mentions = _mentions(text, _indonesian_units(question) if _indonesian(question) else "")
     if not mentions:
         return None
     if _AVERAGE_Q.search(question):
@@ -203,6 +205,21 @@ def _numeric(question: str, text: str) -> str | None:
     else:
         chosen = _plain(question, text, mentions)
     return chosen.text if chosen else None
+
+
+def counted_in_quote(answer: str, quote: str, question: str) -> str | None:
+    """The quote's "21 unit" for a bare "21" answering an Indonesian count question, or None.
+
+    Indonesian answers carry the classifier or the counted noun (rule 3 above); the quoted reader
+    often writes the number alone although its verified quote has both. Only the mention of that
+    very number is taken, so the answer gains words but never changes its number. No model call.
+    """
+    bare = answer.strip().rstrip(".")
+    if not re.fullmatch(NUMBER, bare) or not _indonesian(question) or question_type(question) != "numeric":
+        return None
+    mentions = _mentions(quote, _indonesian_units(question))
+    longer = [m.text for m in mentions if m.text.startswith(bare) and len(m.text) > len(bare)]
+    return longer[0] if longer else None
 
 
 def _yes_no(text: str) -> str | None:
