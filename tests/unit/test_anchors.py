@@ -67,6 +67,8 @@ CASES: list[tuple[str, list[tuple[str, str]], list[str]]] = [
     ("Simon & Simon starred which actor from the US?", [("Simon & Simon", "entity"), ("US", "acronym")], []),
     ("Kapan Universitas Gadjah Mada didirikan?", [("Universitas Gadjah Mada", "entity")], ["Kapan"]),
     ("Siapakah presiden pertama Republik Indonesia?", [("Republik Indonesia", "entity")], ["Siapakah"]),
+    ("Kemana PT Igas Utama memasok gas?", [("PT Igas Utama", "entity")], ["Kemana PT Igas Utama"]),
+    ("Darimana Polda Kaltim menyita kayu log?", [("Polda Kaltim", "entity")], ["Darimana Polda Kaltim"]),
     ("Who was the iPhone designer at Apple in the 2000s?",
      [("iPhone", "entity"), ("Apple", "entity"), ("2000s", "year")], []),
     ("Between Iain Banks and Irwin Shaw, which writer has had a more diverse career?",

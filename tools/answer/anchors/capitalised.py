@@ -51,6 +51,7 @@ _OPENERS = frozenset((
     "he", "she", "his", "her", "him", "we", "you", "our", "your", "them", "dia", "beliau", "kami", "kita", "anda",
     "about", "nearly", "around", "approximately", "over", "some", "only", "sebanyak", "sedikitnya", "setidaknya",
     "sekitar", "hampir", "what's", "who's", "where's", "when's", "how's", "that's", "it's", "there's",
+    "kemana", "darimana", "bilamana", "seberapa",  # question words the stopword list lacks ("Kemana PT Igas …")
 ))  # fmt: skip
 # Job titles and media words written as acronyms are not named things: they start no anchor.
 _GENERIC_ACRONYMS = frozenset(("CEO", "CFO", "COO", "CTO", "TV", "DJ", "MVP", "PHD", "MP", "PM", "AM", "FM", "CD"))

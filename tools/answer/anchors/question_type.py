@@ -51,7 +51,7 @@ _PRESUPPOSITION = re.compile(
     re.IGNORECASE,
 )
 _FACTOID = re.compile(
-    r"\b(?:who|whom|whose|when|where|which|what|siapa(?:kah)?|kapan(?:kah)?|di\s?mana(?:kah)?|apa(?:kah)?|"
+    r"\b(?:who|whom|whose|when|where|which|what|siapa(?:kah)?|kapan(?:kah)?|(?:di|ke|dari)\s?mana(?:kah)?|apa(?:kah)?|"
     r"mana(?:kah)?|tahun\s+berapa(?:kah)?)\b",
     re.IGNORECASE,
 )
