@@ -17,7 +17,7 @@ PLANE = "Pesawat itu membawa 84 penumpang dan enam awak ketika jatuh."
     [
         ("84", PLANE, "Berapa jumlah penumpang pesawat itu?", "84 penumpang"),
         ("15", "Ia sudah 15 kali menjuarai turnamen itu.", "Berapa kali ia menjuarai turnamen itu?", "15 kali"),
-        ("12.770", "Populasinya mencapai 12.770 ekor.", "Berapa populasi badak Jawa di Ujung Kulon?", "12.770 ekor"),
+        ("12.770", "Populasinya mencapai 12.770 ekor.", "Berapakah populasi badak Jawa?", "12.770 ekor"),  # "-kah"
         ("6", PLANE, "Berapa jumlah penumpang pesawat itu?", None),  # "enam awak": no "6" with a noun
         ("84 penumpang", PLANE, "Berapa jumlah penumpang pesawat itu?", None),  # already whole
         ("84", "The plane carried 84 passengers.", "How many passengers were on the plane?", None),  # English

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from anchorgate.tools.answer.anchors import CURRENCY, NUMBER, SCALE, STOP, UNIT, Anchor, extract_anchors, question_type
+from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.answer.text import is_idk, normalize_words, strip_citations
 from anchorgate.tools.text.cjk import CJK_RUN
 from anchorgate.tools.text.sentences import split_sentences
@@ -115,7 +116,7 @@ def _word_count(text: str) -> int:
 
 
 def _indonesian(question: str) -> bool:
-    words = normalize_words(question)
+    words = normalize_words(without_particles(question))  # "Berapakah" counts as the stopword "berapa"
     return sum(w in INDONESIAN_STOPWORDS for w in words) > sum(w in ENGLISH_STOPWORDS for w in words)
 
 
