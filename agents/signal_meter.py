@@ -61,18 +61,23 @@ def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
     return answered and abstain_p is not None and abstain_p > config.abstain_p_max
 
 
-def answer_bridged(firm: list[Anchor], draft: str, context: list[Evidence]) -> bool:
-    """The passages the draft cites miss a firm question anchor that another context passage holds.
+NAMED_KINDS = frozenset(("entity", "title", "quoted", "acronym"))
+
+
+def answer_bridged(named: list[Anchor], draft: str, context: list[Evidence]) -> bool:
+    """The passages the draft cites miss a named question anchor that another context passage holds.
 
     Such an answer stands on a link between passages (a two-hop answer): a judge that reads only the
-    cited passages cannot see the link. Anchors inferred from a lower-case question are not counted
-    (a paraphrase misses them as often as a hop does).
+    cited passages cannot see the link. `named` holds the question's names as spelled (entity, title,
+    quoted, acronym): anchors inferred from a lower-case question are left out (a paraphrase misses
+    them as often as a hop does), and so are years and numbers (NQ-open 70: "LeBron James" for the
+    1976 best picture cites a passage without "1976" — a wrong answer, not a hop).
     """
     numbers = set(cited_numbers(draft))
     cited = [f"{p['title']} {p['text']}" for p in context if p["n"] in numbers]
-    if not cited or not firm:
+    if not cited or not named:
         return False
-    _, missing_in_cited = anchor_coverage(firm, cited)
+    _, missing_in_cited = anchor_coverage(named, cited)
     if not missing_in_cited:
         return False
     others = [f"{p['title']} {p['text']}" for p in context if p["n"] not in numbers]
@@ -131,7 +136,8 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     ]
     inferred = {a["text"] for a in state.get("anchors", []) if a.get("inferred")}
     coverage, missing = anchor_coverage(anchors, [f"{p['title']} {p['text']}" for p in context])
-    firm = [a for a in anchors if a.text not in inferred]
+    # a hop links named things; a year or number the cited passage lacks is a doubt about the answer
+    named = [a for a in anchors if a.text not in inferred and a.kind in NAMED_KINDS]
     previous = state.get("signals")  # {} before the first measurement
     judge = state.get("judge") or {}
     generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
@@ -190,7 +196,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "tokens_left": config.token_budget - spent,
         "rounds_left": config.max_rounds - state.get("round", 1),
         "question_type": state.get("question_type", "other"),
-        "answer_bridged": bool(draft) and not idk and answer_bridged(firm, draft, context),
+        "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
     }
     signals["judge_needed"] = needs_judge(signals, config)
     return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

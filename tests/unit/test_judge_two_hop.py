@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from anchorgate.api import aask
+from anchorgate.graph.presets import load_preset
 from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.index.build import DenseIndex, build_or_load
@@ -20,9 +21,7 @@ from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
 
 PASSAGES = [
-    Passage(
-        "haymo", "Haymo of Faversham", "Haymo of Faversham was an English friar of the thirteenth century era."
-    ),
+    Passage("haymo", "Haymo of Faversham", "Haymo of Faversham, an English friar of the era, died in 1244."),
     Passage("aristotle", "Recovery of Aristotle", "In the thirteenth century era books were translated into Latin."),
     Passage("tea", "Tea", "Green tea is brewed from the leaves of Camellia sinensis in China and Japan."),
 ]
@@ -63,9 +62,7 @@ async def _ask(tmp_path: Path, index: DenseIndex, **extra: Any) -> dict[str, Any
     return await aask(QUESTION, preset="A", overrides=overrides)
 
 
-async def test_a_two_hop_answer_is_not_judged_when_exempt(
-    tmp_path: Path, index: DenseIndex
-) -> None:
+async def test_a_two_hop_answer_is_not_judged_when_exempt(tmp_path: Path, index: DenseIndex) -> None:
     result = await _ask(tmp_path, index, judge_bridged_answers=False)
     gate = result["telemetry"]["gate"][-1]
     assert gate["signals"]["answer_bridged"] is True
@@ -77,3 +74,21 @@ async def test_by_default_the_same_answer_is_judged_and_rejected(tmp_path: Path,
     result = await _ask(tmp_path, index)
     assert result["tokens"]["by_stage"]["judge"]["calls"] == 1
     assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED")
+
+
+async def test_a_year_the_cited_passage_lacks_is_no_hop(tmp_path: Path, index: DenseIndex) -> None:
+    # NQ-open 70: "LeBron James" for the 1976 best picture cites a passage without "1976", another
+    # passage has the year. That is a doubt about the answer, not a link: the judge is asked.
+    question = "what language were books translated into in the era of the friar who died in 1244?"
+    services_id = register_services(Services(index, EMBEDDINGS, _reader_and_doubting_judge(), "toy"))
+    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), "answer_style": "free",
+                 "judge_policy": "always", "judge_style": "answerable", "judge_bridged_answers": False}  # fmt: skip
+    result = await aask(question, preset="A", overrides=overrides)
+    assert len(result["telemetry"]["context"]) == 2  # the passage holding 1244 is there, not cited
+    assert result["telemetry"]["gate"][0]["signals"]["answer_bridged"] is False
+    assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_JUDGE_REJECTED")
+
+
+def test_preset_b_exempts_two_hop_answers_and_a_keeps_the_default() -> None:
+    assert load_preset("B").judge_bridged_answers is False
+    assert load_preset("A").judge_bridged_answers is True
