@@ -50,8 +50,8 @@ _A: dict[str, Any] = {
     "full_counts": True,
 }
 
-# B: as A, two rounds; round 2 with a 700-token cap; the judge on every round's one-hop answer; list reserve 5+3. What round 2
-# asks is chosen from the signals (`round2_strategy=auto`, graph/round_strategy.py): HyDE for low
+# B: as A, two rounds; round 2 with a 700-token cap; the judge on every round's one-hop answer;
+# list reserve 5+3. What round 2 asks is chosen from the signals (`round2_strategy=auto`, graph/round_strategy.py): HyDE for low
 # support, a guarded rewrite for a missing anchor or an uncertain answer, and no round at all when
 # the model declined on strong evidence (B's round 2 rarely paid there: BENCHMARKS.md).
 # `uncertain_answer_policy` stays off: B with it on was measured on 3 questions only (BENCHMARKS.md).
