@@ -51,9 +51,10 @@ _A: dict[str, Any] = {
 }
 
 # B: as A, two rounds; round 2 with a 700-token cap; the judge on every round's one-hop answer;
-# list reserve 5+3. What round 2 asks is chosen from the signals (`round2_strategy=auto`, graph/round_strategy.py): HyDE for low
-# support, a guarded rewrite for a missing anchor or an uncertain answer, and no round at all when
-# the model declined on strong evidence (B's round 2 rarely paid there: BENCHMARKS.md).
+# list reserve 5+3. What round 2 asks is chosen from the signals (`round2_strategy=auto`,
+# graph/round_strategy.py): HyDE for low support, a guarded rewrite for a missing anchor or an
+# uncertain answer, and no round at all when the model declined on strong evidence (B's round 2
+# rarely paid there: BENCHMARKS.md).
 # `uncertain_answer_policy` stays off: B with it on was measured on 3 questions only (BENCHMARKS.md).
 # The judge asks yes/no and reads P(YES): with the packaged model the three-way verdict labelled
 # 95 % of right and of hallucinated HaluEval answers PARTIAL (accuracy 0.50, and a reflect call
