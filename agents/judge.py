@@ -44,7 +44,7 @@ from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import yes_probability
 from anchorgate.tools.answer.grounding import answer_grounding
 from anchorgate.tools.answer.quoted_draft import answer_agreement, check_quotes, parse_draft
-from anchorgate.tools.answer.text import cited_numbers, strip_citations
+from anchorgate.tools.answer.text import cited_passages, strip_citations
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
 from anchorgate.tools.llm.usage import add_usage, spend_update
 from anchorgate.tools.retrieval.evidence import to_chunk
@@ -151,9 +151,8 @@ def judged_passages(state: State, max_tokens: int) -> str:
 
 def judged_context(state: State) -> list[Evidence]:
     """The passages the draft cites (all of the context when it cites none)."""
-    numbers = set(cited_numbers(state.get("draft", "")))
     context = state.get("context", [])
-    return [p for p in context if p["n"] in numbers] or context
+    return cited_passages(state.get("draft", ""), context) or context
 
 
 def quote_verdict(

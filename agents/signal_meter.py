@@ -22,7 +22,7 @@ from anchorgate.tools.answer.anchors import Anchor, anchor_coverage
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.answer.quoted_draft import non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
-from anchorgate.tools.answer.text import cited_numbers, is_idk
+from anchorgate.tools.answer.text import cited_passages, is_idk
 from anchorgate.tools.llm.usage import totals
 from anchorgate.tools.retrieval.evidence_strength import measure_strength
 from anchorgate.tools.services import aservices_for
@@ -73,14 +73,13 @@ def answer_bridged(named: list[Anchor], draft: str, context: list[Evidence]) -> 
     them as often as a hop does), and so are years and numbers (NQ-open 70: "LeBron James" for the
     1976 best picture cites a passage without "1976" — a wrong answer, not a hop).
     """
-    numbers = set(cited_numbers(draft))
-    cited = [f"{p['title']} {p['text']}" for p in context if p["n"] in numbers]
+    cited = cited_passages(draft, context)
     if not cited or not named:
         return False
-    _, missing_in_cited = anchor_coverage(named, cited)
+    _, missing_in_cited = anchor_coverage(named, [f"{p['title']} {p['text']}" for p in cited])
     if not missing_in_cited:
         return False
-    others = [f"{p['title']} {p['text']}" for p in context if p["n"] not in numbers]
+    others = [f"{p['title']} {p['text']}" for p in context if p not in cited]
     _, missing_elsewhere = anchor_coverage(missing_in_cited, others)
     return len(missing_elsewhere) < len(missing_in_cited)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,9 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from anchorgate.tools.answer.text import normalize_words
+from anchorgate.tools.corpus.chunking import ChunkingSettings
+from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.index.build import DenseIndex, build_or_load
 from anchorgate.tools.text.tokens import count_tokens, truncate_to_tokens
 
 
@@ -59,8 +63,11 @@ class ScriptedChatModel(BaseChatModel):
         usage = None
         if self.report_usage:
             prompt_tokens, completion_tokens = count_tokens(prompt), count_tokens(text)
-            usage = {"input_tokens": prompt_tokens, "output_tokens": completion_tokens,
-                     "total_tokens": prompt_tokens + completion_tokens}
+            usage = {
+                "input_tokens": prompt_tokens,
+                "output_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            }
         first = self.first_tokens(prompt) if callable(self.first_tokens) else self.first_tokens
         metadata = {"first_tokens": [list(t) for t in first]} if first else {}
         message = AIMessage(content=text, usage_metadata=usage, response_metadata=metadata)  # type: ignore[arg-type]
@@ -86,6 +93,11 @@ class BagOfWordsEmbeddings(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
+
+
+def bag_of_words_index(passages: Sequence[Passage], folder: Path, embeddings: Embeddings) -> DenseIndex:
+    """A real index (FAISS + BM25 files) of a few toy passages over hashed bag-of-words vectors."""
+    return build_or_load(list(passages), embeddings, "bow256", ChunkingSettings(120, 20), folder, progress=False)
 
 
 def as_quoted(answer: str) -> str:

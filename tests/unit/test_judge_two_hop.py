@@ -14,11 +14,10 @@ import pytest
 
 from anchorgate.api import aask
 from anchorgate.graph.presets import load_preset
-from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Passage
-from anchorgate.tools.index.build import DenseIndex, build_or_load
+from anchorgate.tools.index.build import DenseIndex
 from anchorgate.tools.services import Services, register_services
-from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
+from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, bag_of_words_index
 
 PASSAGES = [
     Passage("haymo", "Haymo of Faversham", "Haymo of Faversham, an English friar of the era, died in 1244."),
@@ -31,8 +30,7 @@ EMBEDDINGS = BagOfWordsEmbeddings(256)
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> DenseIndex:
-    folder = tmp_path_factory.mktemp("idx")
-    return build_or_load(PASSAGES, EMBEDDINGS, "bow256", ChunkingSettings(120, 20), folder, progress=False)
+    return bag_of_words_index(PASSAGES, tmp_path_factory.mktemp("idx"), EMBEDDINGS)
 
 
 def _reader_and_doubting_judge() -> ScriptedChatModel:

@@ -16,12 +16,11 @@ from anchorgate.agents.query_rewriter import clean_rewrite, rewrite_query
 from anchorgate.api import aask
 from anchorgate.graph.presets import load_preset
 from anchorgate.tools.answer.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
-from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Passage
-from anchorgate.tools.index.build import DenseIndex, build_or_load
+from anchorgate.tools.index.build import DenseIndex
 from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.services import Services, register_services
-from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, quoting_aware
+from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, bag_of_words_index, quoting_aware
 
 PASSAGES = [
     Passage("ao2017", "2017 Australian Open", "Roger Federer won the 2017 Australian Open men's singles title."),
@@ -35,8 +34,7 @@ EMBEDDINGS = BagOfWordsEmbeddings(256)
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> DenseIndex:
-    folder = tmp_path_factory.mktemp("idx")
-    return build_or_load(PASSAGES, EMBEDDINGS, "bow256", ChunkingSettings(120, 20), folder, progress=False)
+    return bag_of_words_index(PASSAGES, tmp_path_factory.mktemp("idx"), EMBEDDINGS)
 
 
 def _state(question: str, fallback: str = "question", focus: list[str] | None = None) -> dict[str, Any]:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 from anchorgate.tools.text.cjk import has_cjk, split_cjk
+
+P = TypeVar("P", bound=Mapping[str, Any])
 
 CITATION = re.compile(r"\[(\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*)\]")
 _IDK_PATTERNS = [
@@ -47,6 +51,12 @@ def cited_numbers(text: str) -> list[int]:
                 if n not in numbers:
                     numbers.append(n)
     return numbers
+
+
+def cited_passages(draft: str, context: Sequence[P]) -> list[P]:
+    """The context passages (each with its number `n`) that the draft cites, in context order."""
+    numbers = set(cited_numbers(draft))
+    return [p for p in context if p["n"] in numbers]
 
 
 def strip_citations(text: str) -> str:
