@@ -27,7 +27,7 @@ from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
 from anchorgate.tools.answer.dates import completed_date
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
-from anchorgate.tools.answer.short_answer import counted_in_quote
+from anchorgate.tools.answer.short_numbers import counted_in_quote
 from anchorgate.tools.answer.support import repair_citations
 from anchorgate.tools.answer.text import IDK_ANSWER
 from anchorgate.tools.llm.calls import CallOutcome, stage_call

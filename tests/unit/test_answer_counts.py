@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from anchorgate.agents.generator import quoted_update
-from anchorgate.tools.answer.short_answer import counted_in_quote
+from anchorgate.tools.answer.short_numbers import counted_in_quote
 
 PLANE = "Pesawat itu membawa 84 penumpang dan enam awak ketika jatuh."
 

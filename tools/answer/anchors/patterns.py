@@ -5,7 +5,7 @@ These rules need no capitals, so they run for every question, and their anchors 
 `inferred`: a digit or a quote mark is as reliable in "who won in 1924" as in "Who won in 1924".
 Dates and quarters get their other-language forms as aliases ("3 Maret 2017" ↔ "3 March 2017",
 "Q1 2024" ↔ "first quarter of 2024"), because coverage compares words. NUMBER, CURRENCY, SCALE and
-UNIT are also used by tools/answer/short_answer.py to read amounts out of answer sentences.
+UNIT are also used by tools/answer/short_numbers.py to read amounts out of answer sentences.
 """
 
 from __future__ import annotations
