@@ -134,6 +134,23 @@ async def test_a_yes_no_answer_to_an_open_question_counts_as_declining(tmp_path:
         ("what is the role of the prime minister in canada", False),
         ("difference between russian blue and british blue cat", False),
         ("How do I make a class usable in a with statement?", False),
+        # Indonesian puts "which" after the noun and "where" anywhere (IndoNLU FacQA's wording)
+        ("Apa nama kesepakatan internasional yang mengatur kompensasi terhadap penebangan pohon?", True),
+        ("Apakah judul buku yang ditulis Bill Emmott pada tahun 1989 mengenai perekonomian Jepang?", True),
+        ("Apa istilah untuk gaya khas teater yang diciptakan Harold Pinter?", True),
+        ("Negara apakah yang ditinggalkan Maria Sharapova pada umur 9 tahun?", True),
+        ("Gasohol berpotensi untuk menggantikan bahan bakar apa", True),
+        ("Di provinsi manakah, Ali Mazi menjabat sebagai gubernur", True),
+        ("Sudirman DVM menjabat sebagai presiden direktur di mana", True),
+        ("Berlangsung dimanakah SEA Games XXII?", True),
+        ("Kemana PT Igas Utama memasok gas?", True),
+        ("Seberapa berat bola basket?", True),
+        ("Bagaimana cara mengerjakan salat tujuh waktu?", False),
+        ("Kenapa ada api yang berwarna biru?", False),
+        ("Apa yang dimaksud dengan asteroid?", False),
+        ("Kacang kedelai itu apa?", False),
+        ("Garam digunakan untuk apa?", False),
+        ("what is mana in hawaiian culture", False),
     ],
 )
 def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: str, quoted: bool) -> None:

@@ -208,6 +208,9 @@ def test_kah_question_words_ask_for_a_short_answer(question: str, answer_type: s
 
 def test_particles_are_dropped_only_from_the_words_that_carry_them() -> None:
     assert without_particles("Siapakah ketua DPRD?") == "siapa ketua DPRD?"
+    # words that merely end in the same letters keep them ("istilah" is not "isti" + "-lah")
+    assert without_particles("Apa istilah untuk jumlah murid sekolah?") == "Apa istilah untuk jumlah murid sekolah?"
+    assert without_particles("Bisakah kita pergi ke manakah?") == "bisa kita pergi ke mana?"
     assert without_particles("Who won in 1924?") == "Who won in 1924?"
 
 

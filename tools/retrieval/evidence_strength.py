@@ -15,10 +15,11 @@ from typing import Any
 
 from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.answer.text import normalize_words
+from anchorgate.tools.text.language import question_language
 
 _WHEN = re.compile(r"\b(?:when|what year|which year|in what year|what date|kapan|tahun berapa)\b", re.IGNORECASE)
 _HOW_MANY = re.compile(
-    r"\b(?:how (?:many|much|long|old|far|tall|big|large|high)|what (?:percentage|number|amount)|berapa)\b", re.I
+    r"\b(?:how (?:many|much|long|old|far|tall|big|large|high)|what (?:percentage|number|amount)|(?:se)?berapa)\b", re.I
 )
 _WHO = re.compile(r"\b(?:who|whom|whose|siapa)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})s?\b")
@@ -67,13 +68,27 @@ _SHORT_WH = re.compile(
 )
 
 
+# Indonesian asks "which N" after the noun ("Negara apakah yang …", "… bahan bakar apa", "Di provinsi
+# manakah …") and "where" anywhere in the sentence ("… menjabat di mana", "Berlangsung dimanakah …").
+# "Apa itu …", "… untuk apa" (what for) and "Bagaimana"/"Mengapa" stay open questions.
+_SHORT_ID = re.compile(
+    r"\b(?:di|ke|dari)?mana\b|"
+    r"\bapa (?:nama|judul|istilah|julukan|sebutan|gelar|singkatan|kepanjangan)\b|"
+    r"\b(?!(?:itu|adalah|ialah|yaitu|merupakan|untuk)\b)[^\W\d]{3,} apa\b",
+    re.IGNORECASE,
+)
+
+
 def short_answer_expected(question: str, question_kind: str) -> bool:
     """Whether the question asks for a short answer (name, date, number, place, yes/no, a choice):
     the quoted answer style's domain. Open questions ("what is the role of …", "difference between
     …", how/why) are answered in sentences."""
     if question_kind in {"yes_no", "numeric", "comparison"}:
         return True
-    return expected_answer_type(question) != "any" or bool(_SHORT_WH.search(without_particles(question).strip()))
+    plain = without_particles(question).strip()
+    if expected_answer_type(question) != "any" or _SHORT_WH.search(plain):
+        return True
+    return question_language(question) != "en" and bool(_SHORT_ID.search(plain))
 
 
 def answer_type_present(question: str, texts: Sequence[str]) -> tuple[str, bool]:

@@ -60,10 +60,20 @@ YEAR = r"(?:1\d{3}|20\d{2})"
 TOKEN = re.compile(r"\w+(?:['’&-]\w+)*")
 
 
+# The words the "-kah"/"-lah" particles attach to in questions. Only these lose the ending: "istilah",
+# "jumlah", "sekolah" and "langkah" end in the same letters but are words of their own.
+_PARTICLE_HOSTS = frozenset((
+    "apa", "siapa", "berapa", "kapan", "mana", "dimana", "kemana", "darimana", "bagaimana", "mengapa",
+    "kenapa", "ada", "bisa", "dapat", "boleh", "bukan", "benar", "sudah", "pernah", "harus", "perlu", "tahu",
+    "ini", "itu", "dia",
+))  # fmt: skip
+
+
 def strip_kah(word: str) -> str:
-    """Indonesian "-kah"/"-lah" question particles: "Siapakah" reads as "siapa"."""
+    """Indonesian "-kah"/"-lah" question particles: "Siapakah" reads as "siapa"; other words casefolded."""
     low = word.casefold()
-    return low[:-3] if len(low) > 5 and low.endswith(("kah", "lah")) else low
+    stem = low[:-3]
+    return stem if low.endswith(("kah", "lah")) and stem in _PARTICLE_HOSTS else low
 
 
 def without_particles(text: str) -> str:
