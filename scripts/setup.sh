@@ -21,11 +21,38 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON_BIN" -m venv .venv
 fi
 
+# llama.cpp's CMake options for this CPU. Its default, -march=native, compiles in AMX on a Xeon that
+# lists amx_tile, and in a VM that does not enable the AMX state the first matrix product faults
+# (SIGSEGV at `ldtilecfg` in ggml_backend_amx_mul_mat, seen on a Sapphire Rapids guest). So the
+# instruction sets are named from /proc/cpuinfo instead, with AMX left out.
+llama_cmake_args() {
+  [ "$(uname -m)" = x86_64 ] && [ -r /proc/cpuinfo ] || return 0
+  local flags args="-DGGML_NATIVE=OFF" pair
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+  for pair in sse4_2:SSE42 avx:AVX avx2:AVX2 bmi2:BMI2 fma:FMA f16c:F16C avx_vnni:AVX_VNNI avx512f:AVX512 \
+    avx512vbmi:AVX512_VBMI avx512_vnni:AVX512_VNNI avx512_bf16:AVX512_BF16; do
+    if [[ $flags == *" ${pair%%:*} "* ]]; then args+=" -DGGML_${pair##*:}=ON"; else args+=" -DGGML_${pair##*:}=OFF"; fi
+  done
+  echo "$args"
+}
+export CMAKE_ARGS=${CMAKE_ARGS:-$(llama_cmake_args)}
+
+# llama.cpp first, built from source for this CPU; again whenever its CMake options differ from the
+# last build's (an earlier set-up, or one with -march=native). pip's wheel cache does not know the
+# options, hence --no-cache-dir; its own dependencies come with the project's below.
+llama_stamp=.venv/.anchorgate-llama-cmake
+if [ "$(cat "$llama_stamp" 2>/dev/null)" != "$CMAKE_ARGS" ]; then
+  llama_pin=$(grep -o '"llama-cpp-python==[^"]*"' pyproject.toml | tr -d '"')
+  echo "setup: building $llama_pin for this CPU (${CMAKE_ARGS:-defaults}; ~5 min)"
+  .venv/bin/python -m pip install --quiet --force-reinstall --no-deps --no-cache-dir "$llama_pin"
+  echo "$CMAKE_ARGS" > "$llama_stamp"
+fi
+
 # Reinstall only when the dependency list changed since the last successful install.
 stamp=.venv/.anchorgate-deps
 wanted=$(sha256sum pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-  echo "setup: installing dependencies (first time: ~10 min, llama.cpp compiles from source)"
+  echo "setup: installing dependencies (first time: ~5 min)"
   .venv/bin/python -m pip install --quiet --upgrade pip setuptools wheel
   # CPU build of torch first, so nothing pulls a CUDA build later.
   .venv/bin/python -m pip install --quiet "torch==2.13.0"
