@@ -2,6 +2,7 @@
 
     anchorgate eval --dataset ../shared/datasets/crag_sample --presets baseline,A,B,peer --out runs/crag
     anchorgate eval --dataset ../shared/datasets/clapnq --limit 80 --presets baseline,A --out runs/clapnq
+    anchorgate eval --dataset ../shared/datasets/clapnq --skip 80 --limit 120 --presets baseline,A --out runs/clapnq
     anchorgate eval --dataset ../shared/datasets/nomiracl --language id --limit 60 --presets baseline,A --out runs/nm-id
     anchorgate eval --dataset ../shared/datasets/halueval_qa --judge-check --limit 100 --out runs/judge
 
@@ -34,6 +35,21 @@ def _limit(raw: str | None) -> int | None:
     return value
 
 
+def _skip(raw: str | None, limit: int | None) -> int:
+    """`--skip` as a number of questions to leave out: a whole number >= 0 below `--limit` (exit 64 otherwise)."""
+    from anchorgate.eval.errors import EvalUsageError
+    from anchorgate.eval.runner import check_skip
+
+    if raw is None:
+        return 0
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise EvalUsageError(f"--skip expects a whole number of questions, got {raw!r}") from exc
+    check_skip(value, limit)
+    return value
+
+
 def _concurrency(raw: str) -> int:
     """`--concurrency` as a whole number >= 1 (exit 64 otherwise)."""
     from anchorgate.eval.errors import EvalUsageError
@@ -58,6 +74,8 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     sub.add_argument("--language", default=None, help="keep only questions in this language (en, id)")
     sub.add_argument("--presets", default="baseline,A", help="comma-separated: baseline, A, B, C, peer")
     sub.add_argument("--limit", default=None, metavar="N", help="first N questions (N >= 1)")
+    sub.add_argument("--skip", default=None, metavar="K",
+                     help="leave out the first K of the selected questions (with --limit N: questions K+1…N)")
     sub.add_argument("--concurrency", default="1", metavar="N",
                      help="questions in flight at once, for a model server (openai:, ollama:); 1 for a local model")
     models = "local (1.5B), local-0.5b, gguf:/path, openai:<model>, ollama:<model>"
@@ -85,10 +103,15 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 def run_eval_command(args: argparse.Namespace) -> int:
     """The `eval` handler: run, print a summary, return 0 (errors raise `AnchorgateError`s)."""
     args.limit = _limit(args.limit)  # a usage error before anything else is looked at
+    args.skip = _skip(args.skip, args.limit)
     args.concurrency = _concurrency(args.concurrency)
     overrides = _overrides(args)
     llm_cache = "" if args.no_llm_cache else args.llm_cache
     if args.judge_check:
+        if args.skip:
+            from anchorgate.eval.errors import EvalUsageError
+
+            raise EvalUsageError("--skip does not apply to --judge-check", "leave it out; --limit N judges the first N")
         return _judge_check(args, overrides, llm_cache)
     from anchorgate.eval.runner import run_eval
 
@@ -97,6 +120,7 @@ def run_eval_command(args: argparse.Namespace) -> int:
     summary = run_eval(
         args.dataset, args.format, presets, args.limit, overrides, args.out, args.force, args.corpus,
         progress=not args.no_progress, language=args.language, llm_cache=llm_cache, concurrency=args.concurrency,
+        skip=args.skip,
     )  # fmt: skip
     print(_summary_lines(summary))
     return 0

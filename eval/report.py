@@ -25,6 +25,7 @@ from anchorgate.eval.plots import write_plots
 from anchorgate.eval.store import load_results, write_json
 
 BASELINE = "baseline"
+DATASET_KEYS = ("dataset_path", "dataset_sha256", "format", "language", "limit", "skip")
 TABLE_ROWS: tuple[tuple[str, str], ...] = (
     ("questions", "questions"),
     ("llm_faults", "LLM faults (not scored, not in any row below)"),
@@ -58,7 +59,7 @@ def build_metrics(settings: dict[str, Any], results: dict[str, list[dict[str, An
     summaries = {preset: summarize(records) for preset, records in results.items() if records}
     base = summaries.get(BASELINE)
     payload: dict[str, Any] = {
-        "dataset": {k: settings.get(k) for k in ("dataset_path", "dataset_sha256", "format", "language", "limit")},
+        "dataset": {k: settings.get(k) for k in DATASET_KEYS},
         "llm": settings.get("llm"),
         "overrides": settings.get("overrides", {}),
         "presets": summaries,
@@ -102,6 +103,12 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _selection(data: dict[str, Any]) -> str:
+    """The limit, and a skip when there is one (`250 · skip: 150 (from question 151)`)."""
+    limit, skip = data.get("limit"), data.get("skip") or 0  # a run.json from before --skip has no "skip"
+    return f"{limit} · skip: {skip} (from question {skip + 1})" if skip else str(limit)
+
+
 def _cell(text: Any, limit: int = 90) -> str:
     flat = " ".join(str(text).split()).replace("|", "\\|")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
@@ -120,7 +127,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Path], title: str) -> s
     lines = [f"# Evaluation: {title}", ""]
     digest = str(data["dataset_sha256"])[:16]
     lines += [f"- dataset: `{data['dataset_path']}` (format `{data['format']}`, sha256 `{digest}…`)",
-              f"- limit: {data['limit']} · language: {data['language'] or 'all'} · model: `{metrics['llm']}`",
+              f"- limit: {_selection(data)} · language: {data['language'] or 'all'} · model: `{metrics['llm']}`",
               f"- overrides: `{metrics['overrides'] or {}}`", ""]  # fmt: skip
     lines += ["## Results", ""]
     rows = [[label, *(_fmt(presets[n].get(key)) for n in names)] for key, label in TABLE_ROWS]

@@ -13,9 +13,12 @@ the same order; each record is appended when its run ends, so `<preset>.jsonl` h
 records as with 1, possibly in another order (the report and metrics read them by question id,
 in dataset order, and are the same). A killed run loses at most the runs in flight.
 
-Before any work the options and the dataset are checked, in that order: `--limit` below 1 is a
-usage error (64), a dataset that does not load is 65/66, an unknown preset 78, an output folder
-that cannot be made 73.
+Before any work the options and the dataset are checked, in that order: `--limit` below 1, a
+negative `--skip` or one that leaves no question (`--skip` >= `--limit`, or >= the questions the
+dataset has) is a usage error (64), a dataset that does not load is 65/66, an unknown preset 78, an
+output folder that cannot be made 73. `--skip K` leaves out the first K of the selected questions
+(`--skip 150 --limit 250`: questions 151–250); like the limit it is recorded in run.json but is not
+part of the folder's identity, so a held-out split can share a folder with runs of other questions.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from tqdm import tqdm
 
@@ -64,19 +67,39 @@ def check_limit(limit: int | None) -> None:
         raise EvalUsageError(f"--limit must be at least 1 (got {limit})", "leave it out to evaluate every question")
 
 
+def check_skip(skip: int, limit: int | None) -> None:
+    """`--skip K` leaves out the first K questions: K must be at least 0 and, with `--limit N`, below N."""
+    if skip < 0:
+        raise EvalUsageError(f"--skip must be at least 0 (got {skip})", "leave it out to start at the first question")
+    if limit is not None and skip >= limit:
+        raise EvalUsageError(f"--skip {skip} with --limit {limit} leaves no questions",
+                             "--skip K --limit N evaluates questions K+1…N")  # fmt: skip
+
+
 def load_eval_dataset(
     path: str | Path, fmt: str = "auto", *, corpus_path: str | Path | None = None,
-    limit: int | None = None, language: str | None = None,
+    limit: int | None = None, language: str | None = None, skip: int = 0,
 ) -> QADataset:  # fmt: skip
     """`load_dataset` with its errors turned into one-line `EvalError`s (exit 65 / 66)."""
     try:
-        return load_dataset(path, fmt, corpus_path=corpus_path, limit=limit, language=language)
+        return load_dataset(path, fmt, corpus_path=corpus_path, limit=limit, language=language, skip=skip)
     except DatasetFormatError as exc:
         raise EvalDataError(" ".join(str(exc).split())) from exc
     except FileNotFoundError as exc:
         raise EvalInputError(str(exc)) from exc
     except ValueError as exc:
         raise EvalDataError(" ".join(str(exc).split())) from exc
+
+
+def _skip_leaves_nothing(
+    dataset_path: str | Path, fmt: str, corpus_path: str | Path | None, language: str | None, skip: int
+) -> NoReturn:
+    """A `--skip` at or past the end of the selection: a usage error that says how many questions there are."""
+    dataset = load_eval_dataset(dataset_path, fmt, corpus_path=corpus_path, limit=skip, language=language)
+    available = len(dataset.items)  # fewer than `skip`, else a question would have been left
+    where = f" in language {language!r}" if language else ""
+    raise EvalUsageError(f"--skip {skip} leaves no questions: the dataset has {available}{where}",
+                         f"use a --skip below {available}" if available else "check --dataset and --language")
 
 
 def preset_configs(presets: Sequence[str], overrides: dict[str, Any]) -> dict[str, Config]:
@@ -100,9 +123,9 @@ def preset_configs(presets: Sequence[str], overrides: dict[str, Any]) -> dict[st
 
 def run_settings(
     dataset: QADataset, corpus_path: str | Path | None, language: str | None, overrides: dict[str, Any],
-    presets: Sequence[str], limit: int | None, llm: str,
+    presets: Sequence[str], limit: int | None, llm: str, skip: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
-    """What run.json records (identity keys are compared on restart, see `eval.store`)."""
+    """What run.json records (identity keys are compared on restart, see `eval.store`; not limit or skip)."""
     return {
         "schema": SCHEMA_VERSION,
         "dataset_path": str(Path(dataset.path).resolve()),
@@ -115,6 +138,7 @@ def run_settings(
         "llm": llm,
         "model_file": model_file_for(llm),
         "limit": limit,
+        "skip": skip,
         "presets": list(presets),
     }
 
@@ -150,22 +174,28 @@ def run_eval(
     llm_cache: str | Path | None = None,
     services_factory: ServicesFactory | None = None,
     concurrency: int = 1,
+    skip: int = 0,
 ) -> dict[str, Any]:
     """Evaluate `presets` on a dataset into `out_dir`; returns a summary (counts, cache stats, files).
 
     `llm_cache`: the SQLite file of cached LLM replies (default `<cache_dir>/llm_cache.sqlite`;
     "" disables caching). `services_factory` builds the index/model bundle for a list of passages
     (tests pass fakes; default: the real embeddings and chat model). `concurrency`: runs in flight
-    (reduced to 1 for a local llama.cpp model; the summary's `concurrency_note` says so).
+    (reduced to 1 for a local llama.cpp model; the summary's `concurrency_note` says so). `skip`
+    leaves out the first questions of the selection (`skip=150, limit=250`: questions 151–250).
     """
     overrides = dict(overrides or {})
     check_limit(limit)
+    check_skip(skip, limit)
     requested = concurrency
-    dataset = load_eval_dataset(dataset_path, fmt, corpus_path=corpus_path, limit=limit, language=language)
+    dataset = load_eval_dataset(dataset_path, fmt, corpus_path=corpus_path, limit=limit, language=language,
+                                skip=skip)  # fmt: skip
+    if skip and not dataset.items:
+        _skip_leaves_nothing(dataset_path, fmt, corpus_path, language, skip)
     configs = preset_configs(presets, overrides)
     base = resolve_config("baseline", overrides)
     concurrency, note = effective_concurrency(requested, base.llm)
-    settings = run_settings(dataset, corpus_path, language, overrides, list(configs), limit, base.llm)
+    settings = run_settings(dataset, corpus_path, language, overrides, list(configs), limit, base.llm, skip)
     out = Path(out_dir)
     settings = prepare_out_dir(out, settings, force=force)
     caches = CacheRegistry(cache_file(llm_cache, base))

@@ -4,7 +4,9 @@ Items stream from the format loaders lazily, so `limit` stops reading (and HTML 
 A folder holding several files of one format is read in name order: files that are subsets of
 one benchmark (ClapNQ answerable/unanswerable, NoMIRACL relevant/non-relevant per language) are
 interleaved round-robin so any prefix, and thus any `limit`, is balanced; other multi-file
-folders (NQ parts, HaluEval variants) are concatenated. `limit` never shrinks a pooled corpus.
+folders (NQ parts, HaluEval variants) are concatenated. `skip` leaves out the first items of that
+order (a held-out split: `skip=150, limit=250` is items 151–250). Neither `limit` nor `skip` ever
+shrinks a pooled corpus.
 """
 
 from __future__ import annotations
@@ -69,18 +71,24 @@ def load_dataset(
     corpus_path: str | Path | None = None,
     limit: int | None = None,
     language: str | None = None,
+    skip: int = 0,
 ) -> QADataset:
     """Load a dataset file or folder in format `fmt` ("auto" detects it) into a `QADataset`.
 
-    `limit` keeps the first N items in the (interleaved) file order; `language` keeps only items
-    with that language tag (applied before `limit`). `corpus_path` names a corpus file (generic
-    corpus JSONL, or a HotpotQA-style JSON corpus) that replaces any pooled corpus.
+    `limit` keeps the first N items in the (interleaved) file order; `skip` leaves out the first K
+    of those, so `skip=K, limit=N` keeps items K+1…N (none when K >= N); `language` keeps only
+    items with that language tag. Both `limit` and `skip` count items after the language filter
+    and the removal of duplicate ids (a duplicate is dropped even when its first occurrence is
+    skipped). `corpus_path` names a corpus file (generic corpus JSONL, or a HotpotQA-style JSON
+    corpus) that replaces any pooled corpus.
     """
     target = Path(path)
     if not target.exists():
         raise FileNotFoundError(f"dataset path not found: {target}")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0 or None, got {limit}")
+    if skip < 0:
+        raise ValueError(f"skip must be >= 0, got {skip}")
     name = detect_format(target) if fmt == "auto" else ALIASES.get(fmt, fmt)
     spec = SPECS.get(name)
     if spec is None:
@@ -93,7 +101,8 @@ def load_dataset(
     iter_file = spec.iter_file
     if name == "jsonl":
         iter_file = partial(generic.iter_items, corpus_ids=frozenset(p.id for p in corpus or ()))
-    items = _collect(name, [iter_file(f, log) for f in files], spec.interleave, limit, language, log)
+    streams = [iter_file(f, log) for f in files]
+    items = _collect(name, streams, spec.interleave, limit, language, log, skip=skip)
     _check_passage_ids(name, items, corpus, log)
     return QADataset(
         name=_dataset_name(target), format=name, path=str(target), items=items, corpus=corpus,
@@ -124,13 +133,13 @@ def read_corpus_file(path: Path, log: LoadLog) -> tuple[Passage, ...]:
 
 def _collect(
     name: str, streams: list[Iterator[QAItem]], interleave: bool, limit: int | None,
-    language: str | None, log: LoadLog,
+    language: str | None, log: LoadLog, *, skip: int = 0,
 ) -> tuple[QAItem, ...]:  # fmt: skip
-    """Merge per-file streams, filter by language, drop duplicate ids, stop at `limit`."""
+    """Merge per-file streams, filter by language, drop duplicate ids, leave out `skip`, stop at `limit`."""
     merged = _round_robin(streams) if interleave else itertools.chain.from_iterable(streams)
     selected = (item for item in merged if language is None or item.language == language)
     try:
-        return tuple(itertools.islice(_unique(name, selected, log), limit))
+        return tuple(itertools.islice(_unique(name, selected, log), skip, limit))
     finally:
         for stream in streams:
             close = getattr(stream, "close", None)
