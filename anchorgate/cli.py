@@ -269,6 +269,7 @@ def _cmd_prepare(args: argparse.Namespace) -> int:
     from anchorgate.graph.config import Config
     from anchorgate.tools.llm.chat_models import resolve_gguf
     from anchorgate.tools.llm.model_files import DEFAULT_MODEL, LOCAL_MODELS
+    from anchorgate.tools.llm.smoke import check_model_runs
     from anchorgate.tools.services import load_index_for
 
     specs = [DEFAULT_MODEL] if args.models == "default" else list(LOCAL_MODELS)
@@ -277,7 +278,8 @@ def _cmd_prepare(args: argparse.Namespace) -> int:
         path = resolve_gguf(spec)
         if path not in verified:
             verified.add(path)
-            print(f"local model verified ({spec}): {path}")
+            check_model_runs(path)  # a llama.cpp build that dies on this CPU is found here, not at the first question
+            print(f"local model verified and run ({spec}): {path}")
     index, _, _ = load_index_for(Config())
     print(f"demo corpus index ready: {index.manifest['chunks']} chunks → {index.path}")
     return 0

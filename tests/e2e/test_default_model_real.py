@@ -35,3 +35,11 @@ def test_default_model_is_the_verified_15b_and_answers_the_demo_question(
     assert any(w in result["answer"].lower() for w in ("nothing", "null operation", "placeholder"))
     assert telemetry["anchors"] and telemetry["gate"][-1]["reason"] == result["reason"]
     assert 0 < result["tokens"]["total"] <= 2400
+
+
+def test_the_llama_cpp_build_runs_the_packaged_models_on_this_cpu() -> None:
+    """What `anchorgate prepare` checks: the real llama.cpp writes tokens in a child process."""
+    from anchorgate.tools.llm.smoke import check_model_runs
+
+    for spec in ("local-0.5b", "local"):
+        check_model_runs(resolve_gguf(spec))  # raises ModelUnavailableError if the child dies
