@@ -49,6 +49,7 @@ def _telemetry(state: State, config: Config, decision: str, reason: str, extra: 
         "pruning": {k: v for k, v in state.get("pruning", {}).items() if k != "highlights"},
         "highlights": state.get("pruning", {}).get("highlights", {}),
         "evidence_seen": len(state.get("evidence", [])),
+        "drafts_reused": state.get("drafts_reused", 0),
         "overflow": state.get("overflow", []),
         "citation_repairs": state.get("citation_repairs", []),
         "draft": state.get("draft", ""),

@@ -27,6 +27,8 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "draft_logprobs": None,
         "draft_abstain_p": None,
         "draft_structure": None,
+        "draft_source": "",
+        "drafts_reused": 0,
         "signals": {},
         "gate_decision": {},
         "judge": None,

@@ -90,5 +90,5 @@ async def reflect(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     if revised:
         # A revision is not asked whether to answer: its first token says nothing about abstaining,
         # so the generator's estimate stands.
-        update.update(revised, draft_logprobs=outcome.logprobs)
+        update.update(revised, draft_logprobs=outcome.logprobs, draft_source="")
     return update

@@ -112,6 +112,8 @@ class State(InputState, OutputState, total=False):
     draft_logprobs: list[list[float]] | None
     draft_abstain_p: float | None  # P(the reply starts with "I don't know"), from the first token
     draft_structure: dict[str, Any] | None  # quoted drafts: status, quotes and their checks, answer grounding
+    draft_source: str  # fingerprint of the generator's prompt the draft answers ("" once another node rewrote it)
+    drafts_reused: int  # passes whose context was unchanged, so the generator kept its draft instead of a call
     signals: Signals
     gate_decision: GateDecision
     usage: Annotated[dict[str, dict[str, int]], add_usage]

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from anchorgate.agents.generator import quoted_messages
 from anchorgate.api import ask, resolve_config
 from anchorgate.eval.datasets import load_dataset
+from anchorgate.tools.answer.citations import content_words
 from anchorgate.tools.answer.quoted_draft import check_quotes, draft_grammar, parse_draft
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.llm.chat_models import load_chat_model
@@ -102,3 +103,42 @@ def test_a_when_answer_clipped_to_its_year_is_completed_from_the_quote(tmp_path:
     if result["decision"] == "STOP" and "2012" in result["short_answer"]:
         assert "May 31, 2012" in result["answer"], result["answer"]
         assert structure.get("clipped_answer") in {None, "2012", "in 2012", "May 2012"}
+
+
+def test_an_anchor_retry_that_finds_nothing_new_keeps_the_readers_draft(tmp_path: Path) -> None:
+    """Through MiniLM, FAISS, BM25 and llama.cpp: "Zanzibar" is in no passage, so A retries for the
+    anchor; with one passage in the corpus the retry cannot change the context, and the reader is
+    not asked the same prompt twice (agents/generator.py)."""
+    text = "Coffee is brewed from roasted coffee beans. Brazil grows the most coffee."
+    question = "Which country grows the most coffee, says the Zanzibar survey?"
+    result = _ask_over([Passage("coffee", "Coffee", text)], question, tmp_path)
+    gate = result["telemetry"]["gate"]
+    assert gate[0]["reason"] == "RETRIEVE_ANCHOR_ONE_SHOT" and result["telemetry"]["passes"] == 2
+    assert "Zanzibar" in gate[1]["signals"]["missing_anchors"]
+    assert result["telemetry"]["drafts_reused"] == 1
+    assert result["tokens"]["by_stage"]["generate"]["calls"] == 1
+    first, second = gate[0]["signals"], gate[1]["signals"]
+    assert all(first[key] == second[key] for key in ("overlap", "idk", "draft_status", "abstain_p"))
+
+
+def test_a_quote_of_a_long_sentence_is_checked_against_the_whole_sentence(tmp_path: Path) -> None:
+    """The grammar stops a quote at 160 characters; the answer here comes after that point in its
+    sentence. A quote of that sentence's head is matched to the whole sentence, so the answer
+    counts as grounded in it."""
+    sentence = (
+        "After a long series of bilateral negotiations that began in the spring and continued through the summer "
+        "in several capitals, the two governments agreed to set import quotas on exactly ten categories of textiles."
+    )
+    passages = [Passage("quotas", "Textile quotas", sentence)]
+    result = _ask_over(passages, "How many categories of textiles got import quotas?", tmp_path,
+                       answer_style="quoted", judge_policy="never")  # fmt: skip
+    structure = result["telemetry"]["draft_structure"]
+    assert structure is not None and structure["status"] in {"quoted", "declined", "malformed"}
+    if structure["status"] == "quoted":
+        quote = structure["quotes"][0]
+        assert quote["status"] == "verbatim" and len(quote["text"]) <= 160
+        assert quote["match"] == sentence  # the head the grammar allowed, matched to its whole sentence
+        words = content_words(structure["answer"])
+        if "ten" in words:  # a word past the cut counts as grounded
+            in_head = len(words & content_words(quote["text"])) / len(words)
+            assert structure["grounding"] > in_head

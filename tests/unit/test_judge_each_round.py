@@ -24,6 +24,8 @@ PASSAGES = [
     Passage("owls", "Owls", "Owls are nocturnal birds of prey. Owls hunt mice at night."),
     Passage("voles", "Voles", "Barn owls hunt voles and mice in open fields."),
     Passage("tea", "Tea", "Green tea is brewed from the leaves of Camellia sinensis in China and Japan."),
+    # found only by round 2's HyDE query: round 2 reads a new context, so its reader writes a new draft
+    Passage("shrews", "Shrews", "Barn owls also catch shrews in the hedges."),
 ]
 EMBEDDINGS = BagOfWordsEmbeddings(256)
 
@@ -41,7 +43,7 @@ def _doubting_judge() -> ScriptedChatModel:
         if "YES or NO" in prompt:
             return "NO"
         if "Paragraph:" in prompt:
-            return "Owls eat voles."
+            return "Owls catch shrews in the hedges."
         return next(answers, "Owls hunt mice [1].")
 
     model = ScriptedChatModel(script=quoting_aware(reply), report_usage=True)

@@ -247,3 +247,25 @@ def test_text_after_a_marker_that_is_not_the_quote_stays_in_the_answer() -> None
         "Paris [1] and later Lyon [2]\nQUOTE [1]: The court sat in Paris.\nQUOTE [2]: It moved to Lyon."
     )
     assert draft.answer == "Paris [1] and later Lyon [2]"
+
+
+def test_a_quote_cut_at_the_grammar_cap_is_checked_against_its_whole_sentence() -> None:
+    """The grammar offers a long sentence up to 160 characters; the answer may sit past the cut."""
+    from anchorgate.tools.answer.quoted_draft import quotable_sentences
+
+    # FacQA's shape: the answer ("10 kategori") comes after the first 160 characters of its sentence
+    sentence = (
+        "Pada saat hampir bersamaan, UE pada 27 Mei 2005 mulai melakukan serangkaian perundingan bilateral "
+        "dengan China dan disepakati untuk mengenakan kuota terhadap 10 kategori, yaitu cotton fabric, hingga 2007."
+    )
+    context = [{"n": 1, "title": "", "text": f"{sentence} Kalimat kedua pendek."}]
+    head = quotable_sentences(context[0]["text"])[0]
+    assert "10 kategori" not in head and sentence.startswith(head)
+    draft = check_quotes(parse_draft(f"10 kategori\nQUOTE [1]: {head}"), context)
+    assert [(q.status, q.found_in, q.text, q.match) for q in draft.quotes] == [("verbatim", 1, head, sentence)]
+    assert answer_grounding(draft, context) == 1.0
+    # an answer in another sentence is still not in the quote
+    elsewhere = check_quotes(parse_draft(f"Kalimat\nQUOTE [1]: {head}"), context)
+    assert answer_grounding(elsewhere, context) == 0.0
+    short = check_quotes(parse_draft("kedua\nQUOTE [1]: Kalimat kedua pendek."), context)
+    assert short.quotes[0].match == "Kalimat kedua pendek."
