@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The tenth session's evaluation queue, one run at a time (2 cores): preset A as shipped after
+# this session's two changes, against the stored baseline records.
+set -u
+cd "$(dirname "$0")/../../.."
+R=bench/results/eval_1p5b_s10
+D=../shared/datasets
+while pgrep -f "facqa151_250_baseline" >/dev/null; do sleep 10; done
+run() { local name=$1; shift; .venv/bin/anchorgate eval --no-progress --presets A "$@" --out $R/$name > $R/$name.log 2>&1; }
+run facqa151_250_A --dataset $D/indonlu_facqa --skip 150 --limit 250
+run facqa61_150_A --dataset $D/indonlu_facqa --skip 60 --limit 150
+run clapnq80_A --dataset $D/clapnq --limit 80
+run nq41_100_A --dataset $D/nq_open_oracle --skip 40 --limit 100
+run hotpot31_50_A --dataset $D/hotpotqa_sample --skip 30 --limit 50
+run facqa1_60_A --dataset $D/indonlu_facqa --limit 60
