@@ -10,6 +10,3 @@ run() { local name=$1; shift; .venv/bin/anchorgate eval --no-progress --presets 
 run facqa151_250_A --dataset $D/indonlu_facqa --skip 150 --limit 250
 run facqa61_150_A --dataset $D/indonlu_facqa --skip 60 --limit 150
 run clapnq80_A --dataset $D/clapnq --limit 80
-run nq41_100_A --dataset $D/nq_open_oracle --skip 40 --limit 100
-run hotpot31_50_A --dataset $D/hotpotqa_sample --skip 30 --limit 50
-run facqa1_60_A --dataset $D/indonlu_facqa --limit 60
