@@ -19,10 +19,11 @@ from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.answer.anchors import Anchor, anchor_coverage
+from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.answer.quoted_draft import non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
-from anchorgate.tools.answer.text import cited_passages, is_idk
+from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.llm.usage import totals
 from anchorgate.tools.retrieval.evidence_strength import measure_strength
 from anchorgate.tools.services import aservices_for
@@ -59,29 +60,6 @@ def _retrieval_confidence(state: State) -> float:
 def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
     """An answer the model nearly declined: its first-token refusal probability is over the limit."""
     return answered and abstain_p is not None and abstain_p > config.abstain_p_max
-
-
-NAMED_KINDS = frozenset(("entity", "title", "quoted", "acronym"))
-
-
-def answer_bridged(named: list[Anchor], draft: str, context: list[Evidence]) -> bool:
-    """The passages the draft cites miss a named question anchor that another context passage holds.
-
-    Such an answer stands on a link between passages (a two-hop answer): a judge that reads only the
-    cited passages cannot see the link. `named` holds the question's names as spelled (entity, title,
-    quoted, acronym): anchors inferred from a lower-case question are left out (a paraphrase misses
-    them as often as a hop does), and so are years and numbers (NQ-open 70: "LeBron James" for the
-    1976 best picture cites a passage without "1976" — a wrong answer, not a hop).
-    """
-    cited = cited_passages(draft, context)
-    if not cited or not named:
-        return False
-    _, missing_in_cited = anchor_coverage(named, [f"{p['title']} {p['text']}" for p in cited])
-    if not missing_in_cited:
-        return False
-    others = [f"{p['title']} {p['text']}" for p in context if p not in cited]
-    _, missing_elsewhere = anchor_coverage(missing_in_cited, others)
-    return len(missing_elsewhere) < len(missing_in_cited)
 
 
 class QuotedSignals(TypedDict):
@@ -196,6 +174,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "rounds_left": config.max_rounds - state.get("round", 1),
         "question_type": state.get("question_type", "other"),
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
+        "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
     }
     signals["judge_needed"] = needs_judge(signals, config)
     return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

@@ -161,6 +161,12 @@ class Config:
         "After the one-shot retry, a missing anchor does not block a STOP when the short answer is in a verified"
         " quote and some anchor is covered: the question carries context its passage lacks.",
     )
+    abstain_unanchored_answers: bool = _f(
+        False,
+        "An answer whose cited passages hold none of the question's named anchors, while other passages hold"
+        " them and no title mention links the two (signal answer_unanchored), answers a neighbouring question:"
+        " another round when one is left, else ABSTAIN_UNANCHORED_ANSWER (NoMIRACL-id, HotpotQA: BENCHMARKS.md).",
+    )
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
     round2_strategy: Round2Strategy = _f(

@@ -37,6 +37,11 @@ Reasons:
                              entropy (`answer_uncertainty_threshold`), while a round is left
                              (`uncertain_answer_policy` retrieve/abstain).
   ABSTAIN_UNCERTAIN_ANSWER   the same with no round left, under policy abstain.
+  RETRIEVE_UNANCHORED_ANSWER / ABSTAIN_UNANCHORED_ANSWER
+                             the answer's cited passages hold none of the question's named anchors,
+                             other passages hold them, and no title mention links the two (signal
+                             `answer_unanchored`, `abstain_unanchored_answers`): it answers a
+                             neighbouring question. Another round while one is left, else abstain.
   ABSTAIN_MODEL_UNSURE       the model answered, but its first-token probability of "I don't
                              know" was above `abstain_p_max` (a near-refusal; off by default).
 """
@@ -61,7 +66,7 @@ def decide(signals: Signals, config: Config) -> Decision:
         return "REFLECT", answer_retry
     if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
         return "REFLECT", "REFLECT_FIXABLE_FLAW"
-    if supported and anchors_ok:
+    if supported and anchors_ok and not _unanchored(signals, config):
         return _uncertain_answer(signals, config) or ("STOP", "STOP_OVERLAP_OK")
     retry = _retrieval_retry(signals, config, judge)
     if retry is not None:
@@ -99,6 +104,10 @@ def _can_reflect(signals: Signals, config: Config, judge: JudgeLabel | None) -> 
         and signals["has_draft"]
         and signals["tokens_left"] >= config.factoid_min_tokens_left
     )
+
+
+def _unanchored(signals: Signals, config: Config) -> bool:
+    return bool(config.abstain_unanchored_answers and signals.get("answer_unanchored"))
 
 
 def _firm_missing(signals: Signals) -> list[str]:
@@ -173,6 +182,8 @@ def _retrieval_retry(signals: Signals, config: Config, judge: JudgeLabel | None)
         return None
     if signals["missing_anchors"]:
         return "RETRIEVE_MISSING_ANCHOR"
+    if _unanchored(signals, config) and not _declined(signals):
+        return "RETRIEVE_UNANCHORED_ANSWER"
     return "RETRIEVE_JUDGE_UNSUPPORTED" if judge == "UNSUPPORTED" else "RETRIEVE_LOW_SUPPORT"
 
 
@@ -193,6 +204,8 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
         return "ABSTAIN", "ABSTAIN_JUDGE_REJECTED"
     if not anchors_ok:
         return "ABSTAIN", "ABSTAIN_MISSING_ANCHOR"
+    if _unanchored(signals, config):
+        return "ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"
     if signals.get("draft_status") == "quoted" and not signals.get("quote_verified"):
         return "ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE"
     gray = float(signals["overlap"]) >= config.gray_zone[0] and judge != "PARTIAL"
@@ -210,8 +223,8 @@ def _judge_waived(signals: Signals, config: Config) -> bool:
 
 def needs_judge(signals: Signals, config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
-    if config.gate == "none" or _judge_waived(signals, config):
-        return False
+    if config.gate == "none" or _judge_waived(signals, config) or _unanchored(signals, config):
+        return False  # an unanchored answer is withdrawn whatever the judge says
     if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
         return False
     if config.judge_policy == "always":

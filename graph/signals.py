@@ -78,6 +78,13 @@ class Signals(TypedDict):
     answer_bridged: Annotated[
         bool, About("the cited passages miss a firm anchor another passage holds (two hops)", "record")
     ]
+    answer_unanchored: Annotated[
+        bool,
+        About(
+            "the cited passages hold no firm named anchor, another passage does, no title mention links them",
+            "record",
+        ),
+    ]
     judge_needed: NotRequired[Annotated[bool, About("consult the judge before the gate (from the signals above)")]]
 
 
@@ -98,10 +105,11 @@ ACTIONS: tuple[Action, ...] = get_args(Action)
 GateReason = Literal[
     "STOP_OVERLAP_OK", "STOP_NO_NEW_HITS", "STOP_BUDGET", "STOP_SINGLE_PASS",
     "RETRIEVE_ANCHOR_ONE_SHOT", "RETRIEVE_MISSING_ANCHOR", "RETRIEVE_LOW_SUPPORT", "RETRIEVE_JUDGE_UNSUPPORTED",
-    "RETRIEVE_UNCERTAIN_ANSWER",
+    "RETRIEVE_UNCERTAIN_ANSWER", "RETRIEVE_UNANCHORED_ANSWER",
     "REFLECT_FIXABLE_FLAW", "REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
     "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET", "ABSTAIN_UNCERTAIN_ANSWER", "ABSTAIN_MODEL_UNSURE",
+    "ABSTAIN_UNANCHORED_ANSWER",
 ]  # fmt: skip
 FaultReason = Literal[
     "ABSTAIN_LLM_UNAVAILABLE", "ABSTAIN_LLM_RATE_LIMITED", "ABSTAIN_LLM_TIMEOUT", "ABSTAIN_LLM_MALFORMED",

@@ -195,6 +195,24 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         sig(overlap=0.35, tokens_left=100),
         ("ABSTAIN", "ABSTAIN_LOW_SUPPORT"),
     ),
+    ("A: answer from a passage unlinked to the anchors", A, sig(answer_unanchored=True),
+     ("ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER")),  # fmt: skip
+    ("unanchored answers allowed", A.replace(abstain_unanchored_answers=False), sig(answer_unanchored=True),
+     ("STOP", "STOP_OVERLAP_OK")),  # fmt: skip
+    ("baseline ignores the signal", BASELINE, sig(answer_unanchored=True), ("STOP", "STOP_SINGLE_PASS")),
+    ("B: unanchored answer, round 2", B, sig(answer_unanchored=True), ("RETRIEVE_MORE", "RETRIEVE_UNANCHORED_ANSWER")),
+    (
+        "B: unanchored again after a stagnant round 2",
+        B,
+        sig(answer_unanchored=True, round=2, pass_no=2, novelty=0.0, judge_calls=1),
+        ("ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"),
+    ),
+    (
+        "an unanchored gray-zone answer the judge confirmed is withdrawn",
+        A,
+        sig(answer_unanchored=True, overlap=0.35, judge_label="SUPPORTED"),
+        ("ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"),
+    ),
 ]
 
 
@@ -248,6 +266,8 @@ def test_decide_is_pure() -> None:
             False,
         ),  # the judge can't see the link
         (ONE_HOP_JUDGE, sig(overlap=0.8, top_relevance=0.4), True),  # a one-passage answer still is judged
+        (B, sig(overlap=0.9, answer_unanchored=True), False),  # withdrawn whatever the judge says
+        (B.replace(abstain_unanchored_answers=False), sig(overlap=0.9, answer_unanchored=True), True),
     ],
 )
 def test_judge_policy(config: Config, signals: dict[str, Any], expected: bool) -> None:

@@ -20,7 +20,8 @@ from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, bag_of_words_index
 
 PASSAGES = [
-    Passage("haymo", "Haymo of Faversham", "Haymo of Faversham, an English friar of the era, died in 1244."),
+    # the first hop names the second's subject, as Wikipedia's links do: a linked, bridged answer
+    Passage("haymo", "Haymo of Faversham", "Haymo of Faversham, a friar of the Recovery of Aristotle, died in 1244."),
     Passage("aristotle", "Recovery of Aristotle", "In the thirteenth century era books were translated into Latin."),
     Passage("tea", "Tea", "Green tea is brewed from the leaves of Camellia sinensis in China and Japan."),
 ]
@@ -64,6 +65,7 @@ async def test_a_two_hop_answer_is_not_judged_when_exempt(tmp_path: Path, index:
     result = await _ask(tmp_path, index, judge_bridged_answers=False)
     gate = result["telemetry"]["gate"][-1]
     assert gate["signals"]["answer_bridged"] is True
+    assert gate["signals"]["answer_unanchored"] is False  # linked by the title mention
     assert "judge" not in result["tokens"]["by_stage"]
     assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK")
 

@@ -64,6 +64,11 @@ def bridge_rows(
     return rows[:limit]
 
 
+def mentions(text: str, name: str) -> bool:
+    """`text` names `name` as a whole word, case-sensitively; a name shorter than MIN_TITLE_CHARS never."""
+    return len(name) >= MIN_TITLE_CHARS and _mention(text, name) >= 0
+
+
 def _mention(text: str, name: str) -> int:
     start = text.find(name)
     while start >= 0:
