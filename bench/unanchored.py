@@ -34,8 +34,10 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def withdrawn_draft(record: dict[str, Any]) -> str:
-    """The answer the gate measured: the draft (after citation repair), else the answer given."""
-    return str(record["telemetry"].get("draft") or record["prediction"])
+    """The answer the gate measured: the draft (after citation repair; records since the eleventh
+    session keep it), else the quoted draft's answer line, else the answer given."""
+    structure = record["telemetry"].get("draft_structure") or {}
+    return str(record["telemetry"].get("draft") or structure.get("raw") or record["prediction"])
 
 
 def outcome(record: dict[str, Any], draft: str) -> tuple[str, float | None]:
@@ -51,7 +53,7 @@ def outcome(record: dict[str, Any], draft: str) -> tuple[str, float | None]:
 
 
 def fired_in_records(record: dict[str, Any]) -> bool:
-    return any((g.get("signals") or {}).get("answer_unanchored") for g in record["telemetry"]["gate"])
+    return any(g.get("answer_unanchored") for g in record["telemetry"]["gate"])  # records flatten the signals
 
 
 def passage_lookup(records_path: Path, dataset: str, fmt: str, language: str | None) -> dict[str, Any]:
