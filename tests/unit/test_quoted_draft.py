@@ -168,6 +168,11 @@ def test_the_grammar_compiles_in_llama_cpp() -> None:
         ("a spirit", "If Gallu is a demon Lilu is what?", False),
         ("Arthur's Magazine", "Which magazine was started first Arthur's Magazine or First for Women?", False),
         ("yes", "Are both film directors?", False),
+        # a count the question does not hold answers it, though "bulan" is the question's word (FacQA)
+        ("6 bulan", "Berapa bulan waktu yang diberikan Presiden Uzbekistan kepada AS?", False),
+        ("8 satwa", "Berapa jenis satwa yang tergolong langka?", False),
+        ("2005", "Kapankah Yves Chauvin memperoleh penghargaan Nobel Kimia 2005", True),
+        ("3,5 tahun", "Berapa angka peningkatan pengangguran di Indonesia dalam 3,5 tahun?", True),
     ],
 )
 def test_an_answer_made_of_the_questions_words_is_an_echo(answer: str, question: str, echo: bool) -> None:

@@ -268,10 +268,14 @@ def answer_grounding(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -
 def echoes_question(answer: str, question: str) -> bool:
     """An answer made only of the question's own words ("Lilu" to "If Gallu is a demon Lilu is what?").
 
-    Not an echo: yes/no, or a choice the question offers ("… X or Y?" → "X").
+    Not an echo: yes/no, a choice the question offers ("… X or Y?" → "X"), or a number the question
+    does not hold ("6 bulan" to "Berapa bulan …?": content words leave digits out; FacQA 151–250).
     """
     words = content_words(answer) - YES_NO
     if not words or re.search(r"\bor\b", question, re.IGNORECASE):
+        return False
+    numbers = {w for w in normalize_words(answer) if any(ch.isdigit() for ch in w)}
+    if numbers - set(normalize_words(question)):
         return False
     return words <= content_words(question)
 
