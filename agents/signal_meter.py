@@ -18,7 +18,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
-from anchorgate.tools.answer.anchors import Anchor, anchor_coverage
+from anchorgate.tools.answer.anchors import Anchor, anchor_coverage, named_in_part
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.answer.quoted_draft import non_answer
@@ -156,6 +156,9 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "coverage_delta": round(coverage - (previous["coverage"] if previous else 0.0), 4),
         "missing_anchors": [a.text for a in missing],
         "missing_firm_anchors": [a.text for a in missing if a.text not in inferred],
+        "missing_named_in_part": named_in_part(
+            [a for a in missing if a.text not in inferred], [f"{p['title']} {p['text']}" for p in context]
+        ),
         "retrieval_confidence": _retrieval_confidence(state),
         "gen_confidence": round(generation.confidence, 4),
         "gen_uncertain": generation.uncertain,

@@ -167,6 +167,12 @@ class Config:
         " them and no title mention links the two (signal answer_unanchored), answers a neighbouring question:"
         " another round when one is left, else ABSTAIN_UNANCHORED_ANSWER (NoMIRACL-id, HotpotQA: BENCHMARKS.md).",
     )
+    quote_overrides_partly_named_anchor: bool = _f(
+        False,
+        "With quote_overrides_missing_anchor, a verified quote holding the answer also outweighs missing"
+        " anchors when none is covered, if each is a name of several words one of which a passage holds"
+        " (signal missing_named_in_part: \"Presiden Uzbekistan\" over a passage on Uzbekistan's president).",
+    )
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
     round2_strategy: Round2Strategy = _f(

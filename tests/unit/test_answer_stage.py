@@ -169,6 +169,11 @@ def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: 
         ("answer not in its quote", {"answer_grounding": 0.5}, ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
         ("quote in no passage", {"quote_verified": False}, ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
         ("no anchor covered", {"coverage": 0.0}, ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
+        # "Siapa nama Presiden Uzbekistan?" over a passage on Uzbekistan's president Islam Karimov
+        ("none covered, the missing name held in part", {"coverage": 0.0, "missing_named_in_part": True},
+         ("STOP", "STOP_OVERLAP_OK")),
+        ("held in part, answer not in its quote", {"coverage": 0.0, "missing_named_in_part": True,
+         "answer_grounding": 0.5}, ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
         ("free-style draft", {"draft_status": "free", "quote_verified": None, "answer_grounding": None},
          ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")),
     ],
@@ -182,3 +187,35 @@ def test_a_verified_quoted_answer_outweighs_a_missing_anchor(
     assert decide(sig(**{**jiangsu, **changes}), A) == expected
     off = A.replace(quote_overrides_missing_anchor=False)
     assert decide(sig(**jiangsu), off) == ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")  # off: the abstention stands
+
+
+def test_a_name_held_in_part_counts_only_with_its_setting() -> None:
+    uzbekistan = {"missing_anchors": ["Presiden Uzbekistan"], "one_shot_used": True, "pass_no": 2, "coverage": 0.0,
+                  "missing_named_in_part": True, "draft_status": "quoted", "quote_verified": True,
+                  "answer_grounding": 1.0, "overlap": 1.0}  # fmt: skip
+    assert A.quote_overrides_partly_named_anchor
+    assert decide(sig(**uzbekistan), A) == ("STOP", "STOP_OVERLAP_OK")
+    off = A.replace(quote_overrides_partly_named_anchor=False)
+    assert decide(sig(**uzbekistan), off) == ("ABSTAIN", "ABSTAIN_MISSING_ANCHOR")
+
+
+@pytest.mark.parametrize(
+    ("anchor", "kind", "text", "held"),
+    [
+        ("Presiden Uzbekistan", "entity", "Islam Karimov memerintah Uzbekistan sejak 1991.", True),
+        # a word saying what kind of thing it is names any of that kind
+        ("Presiden Uzbekistan", "entity", "Presiden Islam Karimov memberikan waktu enam bulan.", False),
+        ("Diah Anisa Dwirini", "entity", "Diah Anisa, mahasiswi asal Yogyakarta, menang.", True),
+        ("Diah Anisa Dwirini", "entity", "Seorang mahasiswi asal Yogyakarta menang.", False),
+        ("Muller", "entity", "Pegunungan Muller di Kalimantan.", False),  # one word: found, or missing outright
+        ("Dr Wilson", "entity", "Dr Wenas mengajar di ITB.", False),  # "Dr" is too short to count
+        ("2005", "year", "Pada tahun 2005 ...", False),  # a year is never a name
+    ],
+)
+def test_a_name_is_held_in_part_when_one_of_its_longer_words_is_in_a_passage(
+    anchor: str, kind: str, text: str, held: bool
+) -> None:
+    from anchorgate.tools.answer.anchors import Anchor, named_in_part
+
+    assert named_in_part([Anchor(anchor, kind, True, 0.85)], [text]) is held
+    assert named_in_part([], [text]) is False

@@ -22,7 +22,7 @@ from anchorgate.tools.answer.text import normalize_words
 from anchorgate.tools.text.cjk import has_cjk
 
 from .model import STOP, Anchor
-from .words import FUNCTION
+from .words import FUNCTION, GENERIC, NAME_HEADS
 
 _FRAGMENTS = frozenset(("re", "ll", "ve", "m", "d", "s", "t", "n"))  # "you're" → "you", "re"
 
@@ -107,6 +107,24 @@ def _present(form: str, kind: str, text: _Text) -> bool:
         return any(tokens[i : i + n] == words for i in range(len(tokens) - n + 1))
     content = [w for w in words if w not in STOP] or words
     return all(w in text.token_set for w in content)
+
+
+def named_in_part(anchors: Sequence[Anchor], texts: Sequence[str]) -> bool:
+    """Each anchor is a name of several words one of which some text holds: "Diah Anisa Dwirini" in a
+    passage on "Diah Anisa", "Harold Pinter" in one on Pinter. Only a word that says which thing counts
+    (four letters or more, not a function word, not a word saying what kind of thing it is: "Presiden"
+    of "Presiden Uzbekistan" names any president). The passage names the same thing more briefly: a
+    hint, never coverage. False when there is no anchor or one is a single word, a year or a number."""
+    if not anchors:
+        return False
+    indexed = [_Text(text) for text in texts]
+    for anchor in anchors:
+        words = [w for w in normalize_words(anchor.text) if len(w) >= 4 and w not in STOP | GENERIC | NAME_HEADS]
+        if anchor.kind not in ("entity", "title") or len(normalize_words(anchor.text)) < 2 or not words:
+            return False
+        if not any(w in text.token_set for w in words for text in indexed):
+            return False
+    return True
 
 
 def _found(anchor: Anchor, text: _Text) -> bool:
