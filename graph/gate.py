@@ -130,16 +130,16 @@ def _quote_outweighs_missing_anchor(signals: Signals, config: Config) -> bool:
     `quote_overrides_partly_named_anchor` and each missing anchor is a name some word of which a passage
     holds ("Siapa nama Presiden Uzbekistan?" over a passage on "Presiden Islam Karimov" of Uzbekistan).
     """
-    some_anchor = float(signals["coverage"]) > 0.0 or bool(
-        config.quote_overrides_partly_named_anchor and signals.get("missing_named_in_part")
-    )
     return bool(
         config.quote_overrides_missing_anchor
         and signals["one_shot_used"]
         and signals.get("draft_status") == "quoted"
         and signals.get("quote_verified")
         and float(signals.get("answer_grounding") or 0.0) >= 1.0
-        and some_anchor
+        and (
+            float(signals["coverage"]) > 0.0
+            or (config.quote_overrides_partly_named_anchor and signals.get("missing_named_in_part"))
+        )
     )
 
 
