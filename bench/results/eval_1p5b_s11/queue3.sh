@@ -1,0 +1,14 @@
+#!/bin/bash
+# Third queue of the eleventh session (queue2.sh's first run, FacQA 251-311 A, was running): FacQA
+# held out, HotpotQA held out, then FacQA 151-250 and B (run from the repository root).
+set -u
+while pgrep -f "anchorgate eval" > /dev/null; do sleep 10; done
+E=".venv/bin/anchorgate eval --no-llm-cache --no-progress"
+O=bench/results/eval_1p5b_s11
+F=../shared/datasets/indonlu_facqa
+H=../shared/datasets/hotpotqa_sample
+$E --dataset $F --skip 250 --limit 311 --presets baseline --out $O/facqa251_311_baseline > $O/facqa251_311_baseline.log 2>&1
+$E --dataset $H --skip 50 --limit 70 --presets A --out $O/hotpot51_70_A > $O/hotpot51_70_A.log 2>&1
+$E --dataset $H --skip 50 --limit 70 --presets baseline --out $O/hotpot51_70_baseline > $O/hotpot51_70_baseline.log 2>&1
+$E --dataset $F --skip 150 --limit 250 --presets A --out $O/facqa151_250_A > $O/facqa151_250_A.log 2>&1
+$E --dataset $H --limit 50 --presets B --out $O/hotpot50_B > $O/hotpot50_B.log 2>&1
