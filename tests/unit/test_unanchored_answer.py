@@ -40,18 +40,25 @@ def test_citing_a_passage_that_names_the_anchor_is_anchored() -> None:
 
 
 @pytest.mark.parametrize(
-    "subject_text, cited_text",
+    "holder, cited",
     [
-        # the subject's passage names the cited passage's title: the first hop of a two-hop answer
-        ("One Piece is a manga; its hero trains with the Naruto characters.", ELSEWHERE["text"]),
-        # the cited passage names the subject's title
-        (SUBJECT["text"], "Naruto Uzumaki, whose manga sold as well as One Piece, is Naruto's hero."),
+        # the passage naming the anchor mentions the cited passage's title: the first hop of a two-hop answer
+        (
+            _passage(1, "Eiichiro Oda", "Eiichiro Oda wrote One Piece; his rival drew the Naruto characters."),
+            ELSEWHERE,
+        ),
+        # the cited passage mentions the title of the passage naming the anchor
+        (
+            _passage(1, "Eiichiro Oda", "Eiichiro Oda is the author of the manga One Piece."),
+            _passage(2, "Naruto characters", "Naruto Uzumaki was drawn in the years Eiichiro Oda drew his own hero."),
+        ),
     ],
 )
-def test_a_title_mention_either_way_links_the_passages(subject_text: str, cited_text: str) -> None:
-    context = [_passage(1, "One Piece", subject_text), _passage(2, "Naruto characters", cited_text)]
-    anchored = [ONE_PIECE] if "One Piece" not in cited_text else []
-    assert answer_unanchored(anchored or [ONE_PIECE], "Naruto Uzumaki [2]", context) is False
+def test_a_title_mention_either_way_links_the_passages(holder: dict[str, Any], cited: dict[str, Any]) -> None:
+    assert "One Piece" not in cited["text"]
+    assert answer_unanchored([ONE_PIECE], "Naruto Uzumaki [2]", [holder, cited]) is False
+    unlinked = _passage(1, "Eiichiro Oda", "Eiichiro Oda is the author of the manga One Piece.")
+    assert answer_unanchored([ONE_PIECE], "Naruto Uzumaki [2]", [unlinked, ELSEWHERE]) is True
 
 
 def test_another_chunk_of_the_same_document_is_linked() -> None:
