@@ -12,3 +12,4 @@ $E --dataset $H --skip 50 --limit 70 --presets A --out $O/hotpot51_70_A > $O/hot
 $E --dataset $H --skip 50 --limit 70 --presets baseline --out $O/hotpot51_70_baseline > $O/hotpot51_70_baseline.log 2>&1
 $E --dataset $F --skip 150 --limit 250 --presets A --out $O/facqa151_250_A > $O/facqa151_250_A.log 2>&1
 $E --dataset $H --limit 50 --presets B --out $O/hotpot50_B > $O/hotpot50_B.log 2>&1
+$E --dataset $H --limit 50 --presets baseline --out $O/hotpot50_baseline > $O/hotpot50_baseline.log 2>&1
