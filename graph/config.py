@@ -171,7 +171,8 @@ class Config:
         False,
         "With quote_overrides_missing_anchor, a verified quote holding the answer also outweighs missing"
         " anchors when none is covered, if each is a name of several words one of which a passage holds"
-        " (signal missing_named_in_part: \"Presiden Uzbekistan\" over a passage on Uzbekistan's president).",
+        " by a word saying which thing (signal missing_named_in_part: \"Diah Anisa Dwirini\" over a passage on"
+        " \"Diah\"; \"Presiden\" of \"Presiden Uzbekistan\" names any president and does not count).",
     )
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")

@@ -127,8 +127,9 @@ def _quote_outweighs_missing_anchor(signals: Signals, config: Config) -> bool:
     Questions often carry context their passage lacks ("Berapa jumlah penduduk Provinsi Jiangsu,
     China saat ini?" over a passage that never says "China"); the reader's verified quote holds the
     answer. With no anchor covered, or an answer its quote does not hold, the abstention stands, unless
-    `quote_overrides_partly_named_anchor` and each missing anchor is a name some word of which a passage
-    holds ("Siapa nama Presiden Uzbekistan?" over a passage on "Presiden Islam Karimov" of Uzbekistan).
+    `quote_overrides_partly_named_anchor` and each missing anchor is a name a passage holds by a word
+    saying which thing ("Dari manakah Diah Anisa Dwirini berasal?" over a passage on "Diah"; never by a
+    word saying what kind: "Presiden" of "Presiden Uzbekistan").
     """
     return bool(
         config.quote_overrides_missing_anchor

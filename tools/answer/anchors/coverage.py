@@ -24,6 +24,7 @@ from anchorgate.tools.text.cjk import has_cjk
 from .model import STOP, Anchor
 from .words import FUNCTION, GENERIC, NAME_HEADS
 
+_NOT_NAMING = STOP | GENERIC | NAME_HEADS  # words that do not say which thing a name names
 _FRAGMENTS = frozenset(("re", "ll", "ve", "m", "d", "s", "t", "n"))  # "you're" → "you", "re"
 
 
@@ -119,7 +120,7 @@ def named_in_part(anchors: Sequence[Anchor], texts: Sequence[str]) -> bool:
         return False
     indexed = [_Text(text) for text in texts]
     for anchor in anchors:
-        words = [w for w in normalize_words(anchor.text) if len(w) >= 4 and w not in STOP | GENERIC | NAME_HEADS]
+        words = [w for w in normalize_words(anchor.text) if len(w) >= 4 and w not in _NOT_NAMING]
         if anchor.kind not in ("entity", "title") or len(normalize_words(anchor.text)) < 2 or not words:
             return False
         if not any(w in text.token_set for w in words for text in indexed):
