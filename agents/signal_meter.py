@@ -21,7 +21,7 @@ from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.answer.anchors import Anchor, anchor_coverage, named_in_part
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
-from anchorgate.tools.answer.quoted_draft import non_answer
+from anchorgate.tools.answer.quoted_draft import bare_quote, non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
 from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.llm.usage import totals
@@ -70,24 +70,32 @@ class QuotedSignals(TypedDict):
     answer_grounding: float | None
     overlap: float
     non_answer: str | None
+    bare_quote: bool
 
 
 def quoted_signals(
-    structure: dict[str, Any] | None, overlap: float, grounding_min: float, question: str, yes_no_question: bool
+    structure: dict[str, Any] | None,
+    overlap: float,
+    grounding_min: float,
+    question: str,
+    yes_no_question: bool,
+    bare_unsupported: bool = False,
 ) -> QuotedSignals:
     """Signals of a quoted draft; a verified, grounded quote counts as full support.
 
     The quote was found in the passages (verbatim, or nearly) and the answer's words are in it:
     the answer is supported even when the answer alone ("yes", "1889") shares little with the
-    passage it cites. An unverified quote leaves the overlap to the usual claim measure.
+    passage it cites. An unverified quote leaves the overlap to the usual claim measure. A quote of
+    nothing but the answer supports nothing when `bare_unsupported` (`abstain_bare_quotes`).
     """
     if not structure:
         return {"draft_status": "free", "quote_verified": None, "answer_grounding": None, "overlap": overlap,
-                "non_answer": None}  # fmt: skip
-    empty = None
+                "non_answer": None, "bare_quote": False}  # fmt: skip
+    empty, bare = None, False
+    quotes = structure.get("quotes", [])
     if structure["status"] == "quoted":
         empty = non_answer(structure.get("answer", ""), question, yes_no_question)
-    quotes = structure.get("quotes", [])
+        bare = bare_quote(structure.get("answer", ""), quotes, question)
     found = any(q["status"] != "absent" for q in quotes)
     grounding = float(structure.get("grounding", 0.0))
     grounded = structure["status"] == "quoted" and found and grounding >= grounding_min
@@ -95,8 +103,9 @@ def quoted_signals(
         "draft_status": structure["status"],
         "quote_verified": bool(structure.get("verified")) or found,
         "answer_grounding": grounding,
-        "overlap": 0.0 if empty else 1.0 if grounded else overlap,
+        "overlap": 0.0 if empty or (bare and bare_unsupported) else 1.0 if grounded else overlap,
         "non_answer": empty,
+        "bare_quote": bare,
     }
 
 
@@ -128,7 +137,8 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     idk = bool(draft) and is_idk(draft)
     # the question type the anchor predictor classified once, not classified again every round
     yes_no = state.get("question_type") == "yes_no"
-    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"], yes_no)
+    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"], yes_no,
+                            config.abstain_bare_quotes)  # fmt: skip
     firm_covered = all(a.text in inferred for a in missing)
     strength = measure_strength(state["question"], context, firm_covered, config.retry_min_relevance)
     signals: Signals = {
@@ -178,6 +188,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "question_type": state.get("question_type", "other"),
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
+        "bare_quote": quoted["bare_quote"],
     }
     signals["judge_needed"] = needs_judge(signals, config)
     return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

@@ -167,6 +167,12 @@ class Config:
         " them and no title mention links the two (signal answer_unanchored), answers a neighbouring question:"
         " another round when one is left, else ABSTAIN_UNANCHORED_ANSWER (NoMIRACL-id, HotpotQA: BENCHMARKS.md).",
     )
+    abstain_bare_quotes: bool = _f(
+        False,
+        "A quoted answer whose found quotes hold nothing but the answer's own words (signal bare_quote: \"Steven"
+        " Yeun\" quoted for \"Steven Yeun\" from a cast list) counts as unsupported: another round when one is"
+        " left, else ABSTAIN_BARE_QUOTE. The judge is not asked about it.",
+    )
     quote_overrides_partly_named_anchor: bool = _f(
         False,
         "With quote_overrides_missing_anchor, a verified quote holding the answer also outweighs missing"

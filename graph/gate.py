@@ -42,6 +42,10 @@ Reasons:
                              other passages hold them, and no title mention links the two (signal
                              `answer_unanchored`, `abstain_unanchored_answers`): it answers a
                              neighbouring question. Another round while one is left, else abstain.
+  ABSTAIN_BARE_QUOTE         the answer's found quotes hold nothing but its own words ("Steven Yeun"
+                             quoted for "Steven Yeun" from a cast list): they state nothing about
+                             the question, so the answer is unsupported (`abstain_bare_quotes`);
+                             another round first while one is left (RETRIEVE_LOW_SUPPORT).
   ABSTAIN_MODEL_UNSURE       the model answered, but its first-token probability of "I don't
                              know" was above `abstain_p_max` (a near-refusal; off by default).
 """
@@ -108,6 +112,10 @@ def _can_reflect(signals: Signals, config: Config, judge: JudgeLabel | None) -> 
 
 def _unanchored(signals: Signals, config: Config) -> bool:
     return bool(config.abstain_unanchored_answers and signals.get("answer_unanchored"))
+
+
+def _bare(signals: Signals, config: Config) -> bool:
+    return bool(config.abstain_bare_quotes and signals.get("bare_quote"))
 
 
 def _firm_missing(signals: Signals) -> list[str]:
@@ -212,6 +220,8 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
         return "ABSTAIN", "ABSTAIN_MISSING_ANCHOR"
     if _unanchored(signals, config):
         return "ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"
+    if _bare(signals, config):
+        return "ABSTAIN", "ABSTAIN_BARE_QUOTE"
     if signals.get("draft_status") == "quoted" and not signals.get("quote_verified"):
         return "ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE"
     gray = float(signals["overlap"]) >= config.gray_zone[0] and judge != "PARTIAL"
@@ -229,8 +239,10 @@ def _judge_waived(signals: Signals, config: Config) -> bool:
 
 def needs_judge(signals: Signals, config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
-    if config.gate == "none" or _judge_waived(signals, config) or _unanchored(signals, config):
-        return False  # an unanchored answer is withdrawn whatever the judge says
+    if config.gate == "none" or _judge_waived(signals, config):
+        return False
+    if _unanchored(signals, config) or _bare(signals, config):
+        return False  # withdrawn whatever the judge says
     if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
         return False
     if config.judge_policy == "always":

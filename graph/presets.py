@@ -44,6 +44,9 @@ _A: dict[str, Any] = {
     # an answer cited to a passage about something else, unlinked to the passages naming the question's
     # subject, is withdrawn (BENCHMARKS.md, eleventh session: chosen on NoMIRACL-id 1-30 and HotpotQA 1-50)
     "abstain_unanchored_answers": True,
+    # a quote holding nothing but the answer ("Steven Yeun" for "Steven Yeun") states nothing: every such
+    # answer in the stored records was wrong (BENCHMARKS.md, twelfth session)
+    "abstain_bare_quotes": True,
     "bridge_links": 6,
     "bridge_weight": 2.0,
     "repair_citations": True,

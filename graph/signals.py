@@ -88,6 +88,9 @@ class Signals(TypedDict):
             "record",
         ),
     ]
+    bare_quote: Annotated[
+        bool, About("the draft's found quotes hold only the answer's own words: they state nothing", "record")
+    ]
     judge_needed: NotRequired[Annotated[bool, About("consult the judge before the gate (from the signals above)")]]
 
 
@@ -112,7 +115,7 @@ GateReason = Literal[
     "REFLECT_FIXABLE_FLAW", "REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
     "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET", "ABSTAIN_UNCERTAIN_ANSWER", "ABSTAIN_MODEL_UNSURE",
-    "ABSTAIN_UNANCHORED_ANSWER",
+    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_BARE_QUOTE",
 ]  # fmt: skip
 FaultReason = Literal[
     "ABSTAIN_LLM_UNAVAILABLE", "ABSTAIN_LLM_RATE_LIMITED", "ABSTAIN_LLM_TIMEOUT", "ABSTAIN_LLM_MALFORMED",
