@@ -11,7 +11,9 @@ For each signal (DRAGIN confidence over the answer span, `answer_confidence`, an
 reply, `gen_confidence`, both read at the last gate decision) it reports the ROC AUC of right vs
 wrong on each part, and the threshold that maximises Youden's J (TPR − FPR for "right above the
 threshold") on the tuning part only, with what that threshold does on the held-out part: how many
-wrong answers it would have stopped and how many right ones it would have cost.
+wrong answers it would have stopped and how many right ones it would have cost. It also reports
+the tail cut: the lowest score of a right answer on the tuning part, below which every tuned answer
+was wrong (a guess), with the same held-out counts (`guess_answer_threshold`, twelfth session).
 Results: bench/results/<name>.json.
 """
 
@@ -88,11 +90,23 @@ def report(rows: list[dict[str, Any]], signal: str) -> dict[str, Any]:
     out["threshold"] = cut
     if cut is not None:
         held = [r for r in rows if r["part"] == "heldout" and r[signal] is not None]
-        out["heldout_flagged"] = {
-            "wrong_stopped": sum(1 for r in held if not r["right"] and r[signal] < cut),
-            "right_lost": sum(1 for r in held if r["right"] and r[signal] < cut),
-        }
+        out["heldout_flagged"] = {k: v for k, v in _flagged(held, signal, cut).items() if k != "ids"}
+    tune_right = [r[signal] for r in tune if r["right"]]
+    if tune_right:
+        tail = min(tune_right)
+        held = [r for r in rows if r["part"] == "heldout" and r[signal] is not None]
+        out["tail"] = {"threshold": tail, "tune": _flagged(tune, signal, tail), "heldout": _flagged(held, signal, tail)}
     return out
+
+
+def _flagged(rows: list[dict[str, Any]], signal: str, cut: float) -> dict[str, Any]:
+    """What flagging the answers below `cut` does: wrong ones stopped, right ones lost (with their ids)."""
+    below = [r for r in rows if r[signal] < cut]
+    return {
+        "wrong_stopped": sum(1 for r in below if not r["right"]),
+        "right_lost": sum(1 for r in below if r["right"]),
+        "ids": [f"{r['set']}/{r['id']}" for r in below],
+    }
 
 
 def main() -> None:

@@ -206,7 +206,8 @@ class Config:
     answer_uncertainty_threshold: float = _f(
         0.87,
         "Confidence (1 - normalised entropy) over the draft's answer span below = an uncertain answer"
-        " (Youden threshold on the tuned halves, BENCHMARKS.md).",
+        " (default: the Youden cut on the tuned halves; A/B/C use 0.17, the tail where the tuned answers were"
+        " all wrong: a guess. BENCHMARKS.md).",
     )
     uncertain_answer_policy: UncertainAnswerPolicy = _f(
         "off",

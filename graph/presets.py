@@ -58,6 +58,12 @@ _A: dict[str, Any] = {
     # an Indonesian count answered with a bare number gets the classifier its quote writes ("21 unit"),
     # as Indonesian answers (and FacQA's gold) carry it (BENCHMARKS.md, eighth session)
     "full_counts": True,
+    # an answer span written as a guess is withdrawn (B: another round first). The cut is the tail below
+    # the lowest-confidence right answer of the tuned splits (ClapNQ 1-40, NQ-open 1-40, HotpotQA 1-30,
+    # FacQA 1-150, NoMIRACL-id 1-30: 2 wrong below, no right); held out it stopped 5 wrong answers and
+    # cost 2 right ones (BENCHMARKS.md, twelfth session). The Youden cut (0.87) cost as many right as wrong.
+    "uncertain_answer_policy": "abstain",
+    "answer_uncertainty_threshold": 0.17,
 }
 
 # B: as A, two rounds; round 2 with a 700-token cap; the judge on every round's one-hop answer;
@@ -65,7 +71,6 @@ _A: dict[str, Any] = {
 # graph/round_strategy.py): HyDE for low support, a guarded rewrite for a missing anchor or an
 # uncertain answer, and no round at all when the model declined on strong evidence (B's round 2
 # rarely paid there: BENCHMARKS.md).
-# `uncertain_answer_policy` stays off: B with it on was measured on 3 questions only (BENCHMARKS.md).
 # The judge asks yes/no and reads P(YES): with the packaged model the three-way verdict labelled
 # 95 % of right and of hallucinated HaluEval answers PARTIAL (accuracy 0.50, and a reflect call
 # each); P(YES) ≥ 0.3 scores 0.71 on held-out HaluEval items (BENCHMARKS.md).

@@ -127,8 +127,11 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         ("ABSTAIN", "ABSTAIN_MODEL_UNSURE"),
     ),
     ("baseline ignores near-refusal", BASELINE, sig(unsure=True), ("STOP", "STOP_SINGLE_PASS")),
-    ("A: uncertain answer still stops (policy off)", A, sig(answer_uncertain=True), ("STOP", "STOP_OVERLAP_OK")),
-    ("B: policy off by default", B, sig(answer_uncertain=True), ("STOP", "STOP_OVERLAP_OK")),
+    ("A: a guessed answer span is withdrawn", A, sig(answer_uncertain=True), ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER")),
+    ("B: a guessed answer span spends round 2", B, sig(answer_uncertain=True),
+     ("RETRIEVE_MORE", "RETRIEVE_UNCERTAIN_ANSWER")),  # fmt: skip
+    ("policy off: uncertain answer still stops", A.replace(uncertain_answer_policy="off"), sig(answer_uncertain=True),
+     ("STOP", "STOP_OVERLAP_OK")),  # fmt: skip
     (
         "policy retrieve: uncertain supported answer spends round 2",
         B_UNSURE,
