@@ -7,7 +7,10 @@ it was tuned on shows up as a gap between the two rows.
 
 Records are in the dataset loader's order (ClapNQ interleaves answerable and unanswerable items,
 so each half of 160 is 40 + 40). `--abstain-p` also sweeps the first-token refusal rule
-(`abstain_p_max`). `--markdown` prints one table instead of JSON lines.
+(`abstain_p_max`). `--guess CUT` replays the guessed-answer rule on records written without it: an
+answer whose last answer-span confidence is below CUT counts as withdrawn (exact for a one-round
+preset such as A; for B it leaves out the round 2 the rule would have bought). `--markdown` prints
+one table instead of JSON lines.
 Copies of the records used in BENCHMARKS.md: bench/results/heldout/ and bench/results/eval/.
 """
 
@@ -38,12 +41,22 @@ def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 3) if values else None
 
 
-def operating_point(records: list[dict[str, Any]], threshold: float = 1.0) -> dict[str, Any]:
+def guessed(record: dict[str, Any], cut: float | None) -> bool:
+    """An answer the guessed-answer rule would withdraw: its last answer-span confidence is below `cut`."""
+    if cut is None or record["abstained"]:
+        return False
+    confidence = record["telemetry"]["gate"][-1].get("answer_confidence")
+    return confidence is not None and confidence < cut
+
+
+def operating_point(
+    records: list[dict[str, Any]], threshold: float = 1.0, guess: float | None = None
+) -> dict[str, Any]:
     """F1/EM (all questions with gold), CRAG, answer and abstention rates, wrong answers, cost."""
 
     def abstains(r: dict[str, Any]) -> bool:
         p = abstain_p(r)
-        return bool(r["abstained"]) or (p is not None and p > threshold)
+        return bool(r["abstained"]) or (p is not None and p > threshold) or guessed(r, guess)
 
     answerable = [r for r in records if r["answerable"]]
     unanswerable = [r for r in records if not r["answerable"]]
@@ -53,7 +66,8 @@ def operating_point(records: list[dict[str, Any]], threshold: float = 1.0) -> di
         "n": len(records),
         "f1": _mean([0.0 if abstains(r) else float(r["f1"]) for r in scored]),
         "em": _mean([0.0 if abstains(r) else float(r.get("em") or 0.0) for r in scored]),
-        "crag": _mean([float(r["crag_score"]) for r in records if r.get("crag_score") is not None]),
+        "crag": _mean([0.0 if guessed(r, guess) else float(r["crag_score"]) for r in records
+                       if r.get("crag_score") is not None]),  # fmt: skip
         "answers_answerable": _rate(len(kept), len(answerable)),
         "abstains_unanswerable": _rate(sum(abstains(r) for r in unanswerable), len(unanswerable)),
         "wrong_on_answerable": sum(bool(r.get("wrong_on_answerable")) for r in kept),
@@ -75,6 +89,7 @@ def main() -> None:
     parser.add_argument("records", type=Path, nargs="+", help="<preset>.jsonl files of one run")
     parser.add_argument("--tune", type=int, default=80, help="questions the settings were chosen on")
     parser.add_argument("--abstain-p", action="store_true", help="sweep the abstain_p_max rule too")
+    parser.add_argument("--guess", type=float, default=None, help="replay the guessed-answer rule at this cut")
     parser.add_argument("--markdown", action="store_true", help="one Markdown table")
     args = parser.parse_args()
     rows = []
@@ -83,7 +98,9 @@ def main() -> None:
         for name, part in halves(records, args.tune).items():
             for threshold in THRESHOLDS if args.abstain_p else (1.0,):
                 label = f"{name}, abstain_p_max {threshold}" if args.abstain_p else name
-                rows.append({"preset": path.stem, "split": label, **operating_point(part, threshold)})
+                if args.guess is not None:
+                    label = f"{label}, guesses withdrawn (< {args.guess})"
+                rows.append({"preset": path.stem, "split": label, **operating_point(part, threshold, args.guess)})
     if not args.markdown:
         for row in rows:
             print(json.dumps(row))
