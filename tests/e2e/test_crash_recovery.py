@@ -56,6 +56,40 @@ def _history(db: Path, thread: str) -> list[dict[str, Any]]:
     return asyncio.run(thread_history(Config(checkpoint_db=str(db)), thread))
 
 
+def _stat_fields(path: Path) -> list[str]:
+    """The fields after the command name of a /proc stat file ([] when the task has ended)."""
+    try:
+        stat = path.read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+    return stat[stat.rindex(")") + 2 :].split()
+
+
+def _frozen(group: int) -> bool:
+    """Every thread of every process in process group `group` is stopped (/proc state T or t) or dead."""
+    states = []
+    for proc in Path("/proc").iterdir():
+        fields = _stat_fields(proc / "stat") if proc.name.isdigit() else []
+        if len(fields) < 3 or fields[2] != str(group):
+            continue
+        tasks = proc / "task"
+        for task in tasks.iterdir() if tasks.exists() else ():
+            states += _stat_fields(task / "stat")[:1]
+    return bool(states) and all(state in "TtZX" for state in states)
+
+
+def _freeze(pid: int) -> None:
+    """SIGSTOP the run's process group and wait until it has really stopped.
+
+    `kill` only queues the signal: on a busy machine a thread can still run (and commit a checkpoint)
+    after it returns, so the history read next would not be the state the kill leaves."""
+    os.killpg(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + 60
+    while not _frozen(pid):
+        assert time.monotonic() < deadline, "the run did not stop within 60 s of SIGSTOP"
+        time.sleep(0.01)
+
+
 def _stop_in_second_pass(process: subprocess.Popen[str], db: Path, thread: str) -> list[dict[str, Any]]:
     """Look at the history with the run frozen, until the first gate decision (RETRIEVE_MORE) is on disk.
 
@@ -64,7 +98,7 @@ def _stop_in_second_pass(process: subprocess.Popen[str], db: Path, thread: str) 
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         assert process.poll() is None, "the run finished before it could be killed"
-        os.killpg(process.pid, signal.SIGSTOP)
+        _freeze(process.pid)
         rows: list[dict[str, Any]] = []
         if db.exists():
             try:
