@@ -169,9 +169,9 @@ class Config:
     )
     abstain_bare_quotes: bool = _f(
         False,
-        "A quoted answer whose found quotes hold nothing but the answer's own words (signal bare_quote: \"Steven"
-        " Yeun\" quoted for \"Steven Yeun\" from a cast list) counts as unsupported: another round when one is"
-        " left, else ABSTAIN_BARE_QUOTE. The judge is not asked about it.",
+        "A quoted answer whose found quotes hold nothing but the answer's own words and none of the question's"
+        " (signal bare_quote: \"Steven Yeun\" quoted for \"Steven Yeun\" from a cast list) counts as unsupported:"
+        " another round when one is left, else ABSTAIN_BARE_QUOTE. The judge is not asked about it.",
     )
     quote_overrides_partly_named_anchor: bool = _f(
         False,

@@ -44,8 +44,8 @@ _A: dict[str, Any] = {
     # an answer cited to a passage about something else, unlinked to the passages naming the question's
     # subject, is withdrawn (BENCHMARKS.md, eleventh session: chosen on NoMIRACL-id 1-30 and HotpotQA 1-50)
     "abstain_unanchored_answers": True,
-    # a quote holding nothing but the answer ("Steven Yeun" for "Steven Yeun") states nothing: every such
-    # answer in the stored records was wrong (BENCHMARKS.md, twelfth session)
+    # a quote holding nothing but the answer and none of the question's words ("Steven Yeun" for "Steven
+    # Yeun") states nothing; the one such answer in every stored record was wrong (BENCHMARKS.md, twelfth session)
     "abstain_bare_quotes": True,
     "bridge_links": 6,
     "bridge_weight": 2.0,
@@ -61,7 +61,7 @@ _A: dict[str, Any] = {
     # an answer span written as a guess is withdrawn (B: another round first). The cut is the tail below
     # the lowest-confidence right answer of the tuned splits (ClapNQ 1-40, NQ-open 1-40, HotpotQA 1-30,
     # FacQA 1-150, NoMIRACL-id 1-30: 2 wrong below, no right); held out it stopped 5 wrong answers and
-    # cost 2 right ones (BENCHMARKS.md, twelfth session). The Youden cut (0.87) cost as many right as wrong.
+    # cost 2 right ones (BENCHMARKS.md, twelfth session). The Youden cut cost 80 right to stop 71 wrong.
     "uncertain_answer_policy": "abstain",
     "answer_uncertainty_threshold": 0.17,
 }

@@ -89,7 +89,7 @@ class Signals(TypedDict):
         ),
     ]
     bare_quote: Annotated[
-        bool, About("the draft's found quotes hold only the answer's own words: they state nothing", "record")
+        bool, About("the found quotes hold the answer's words only, none of the question's: they say nothing", "record")
     ]
     judge_needed: NotRequired[Annotated[bool, About("consult the judge before the gate (from the signals above)")]]
 
