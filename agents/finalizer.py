@@ -54,6 +54,7 @@ def _telemetry(state: State, config: Config, decision: str, reason: str, extra: 
         "citation_repairs": state.get("citation_repairs", []),
         "draft": state.get("draft", ""),
         "draft_structure": state.get("draft_structure"),
+        "second_reading": state.get("second_reading"),
         "hyde": state.get("hyde_text", ""),
         "round_plans": state.get("round_plans", []),
         "rewrites": state.get("rewrite_log", []),

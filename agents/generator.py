@@ -29,11 +29,12 @@ from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
 from anchorgate.tools.answer.dates import completed_date
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
+from anchorgate.tools.answer.second_reading import answers_agree, reversed_documents
 from anchorgate.tools.answer.short_numbers import counted_in_quote
 from anchorgate.tools.answer.support import repair_citations
-from anchorgate.tools.answer.text import IDK_ANSWER
+from anchorgate.tools.answer.text import IDK_ANSWER, is_idk
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
-from anchorgate.tools.llm.usage import spend_update
+from anchorgate.tools.llm.usage import add_usage, spend_update
 from anchorgate.tools.retrieval.evidence_strength import short_answer_expected
 from anchorgate.tools.services import aservices_for
 
@@ -127,6 +128,30 @@ async def quoted_call(
     )
 
 
+async def second_reading(state: State, config: Config, first: CallOutcome, draft: Mapping[str, Any]) -> dict[str, Any]:
+    """The reader once more over the same passages in reverse order, when the first reading gave a quoted
+    answer and `second_reading` is on (tools/answer/second_reading.py). The update holds the call and its
+    spend besides `second_reading` = {answer, second, agree}; nothing when not read again."""
+    structure = draft.get("draft_structure") or {}
+    answer = str(structure.get("answer") or "")
+    if config.second_reading == "off" or structure.get("status") != "quoted" or is_idk(answer):
+        return {"second_reading": None}
+    spent = add_usage(state.get("usage", {}), spend_update(first.record))
+    outcome = await quoted_call(
+        {**state, "usage": spent}, config, state["context"], reversed_documents(state["context"]),
+        stage="second_reading", user_template="answer_quoted_user",
+    )  # fmt: skip
+    if outcome.reply is None:  # no budget or a fault: no second opinion, not a disagreement
+        return {"second_reading": None, "calls": [outcome.record]}
+    second = parse_draft(outcome.text)
+    second_answer = second.answer if second.status == "quoted" else ""
+    return {
+        "second_reading": {"answer": answer, "second": second_answer, "agree": answers_agree(answer, second_answer)},
+        "calls": [outcome.record],
+        "usage": spend_update(outcome.record),
+    }
+
+
 def _free_messages(state: State, config: Config) -> list[BaseMessage]:
     return [
         SystemMessage(render("generate_system", config.prompt_overrides)),
@@ -178,6 +203,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         draft = await quoted_recited(outcome, state, config)
         # the answer line comes first: its first token is the model's choice to answer or decline
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
+        reread = await second_reading(state, config, outcome, draft)
     else:
         outcome = await stage_call(
             (await aservices_for(config)).llm,
@@ -191,13 +217,17 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         )
         draft = await recited(outcome.text, state, config)
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
+        reread = {"second_reading": None}
+    calls = [outcome.record, *reread.pop("calls", [])]
+    usage = add_usage(spend_update(outcome.record), reread.pop("usage", {}))
     return {
         **draft,
+        **reread,
         # a draft that failed or was skipped is not one to keep
         "draft_source": source if draft.get("draft") else "",
         "draft_logprobs": outcome.logprobs,
         "draft_abstain_p": abstain_p,
-        "calls": [outcome.record],
-        "usage": spend_update(outcome.record),
+        "calls": calls,
+        "usage": usage,
         "latency": {"generate": time.perf_counter() - started},
     }

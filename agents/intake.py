@@ -28,6 +28,7 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "draft_abstain_p": None,
         "draft_structure": None,
         "draft_source": "",
+        "second_reading": None,
         "drafts_reused": 0,
         "signals": {},
         "gate_decision": {},

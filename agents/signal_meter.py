@@ -62,6 +62,15 @@ def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
     return answered and abstain_p is not None and abstain_p > config.abstain_p_max
 
 
+def inconsistent(state: State) -> bool | None:
+    """The second reading did not give the current draft's answer again; None when it was not read again
+    (off, a free or declined draft, no budget) or the draft has changed since (a retry rewrote it)."""
+    reading = state.get("second_reading")
+    if not reading or reading.get("answer") != (state.get("draft_structure") or {}).get("answer"):
+        return None
+    return not reading.get("agree")
+
+
 class QuotedSignals(TypedDict):
     """The signals a quoted draft decides (see `Signals` for each)."""
 
@@ -189,6 +198,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
         "bare_quote": quoted["bare_quote"],
+        "answer_inconsistent": inconsistent(state),
     }
     signals["judge_needed"] = needs_judge(signals, config)
     return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

@@ -24,6 +24,7 @@ FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
 AnswerStyle = Literal["free", "quoted", "auto"]
 UncertainAnswerPolicy = Literal["off", "retrieve", "abstain"]
+SecondReadingPolicy = Literal["off", "record", "withdraw"]
 Round2Strategy = Literal["hyde", "rewrite", "auto"]
 
 
@@ -170,15 +171,15 @@ class Config:
     abstain_bare_quotes: bool = _f(
         False,
         "A quoted answer whose found quotes hold nothing but the answer's own words and none of the question's"
-        " (signal bare_quote: \"Steven Yeun\" quoted for \"Steven Yeun\" from a cast list) counts as unsupported:"
+        ' (signal bare_quote: "Steven Yeun" quoted for "Steven Yeun" from a cast list) counts as unsupported:'
         " another round when one is left, else ABSTAIN_BARE_QUOTE. The judge is not asked about it.",
     )
     quote_overrides_partly_named_anchor: bool = _f(
         False,
         "With quote_overrides_missing_anchor, a verified quote holding the answer also outweighs missing"
         " anchors when none is covered, if each is a name of several words one of which a passage holds"
-        " by a word saying which thing (signal missing_named_in_part: \"Diah Anisa Dwirini\" over a passage on"
-        " \"Diah\"; \"Presiden\" of \"Presiden Uzbekistan\" names any president and does not count).",
+        ' by a word saying which thing (signal missing_named_in_part: "Diah Anisa Dwirini" over a passage on'
+        ' "Diah"; "Presiden" of "Presiden Uzbekistan" names any president and does not count).',
     )
     factoid_min_tokens_left: int = _f(300, "Tokens that must remain for the anchor one-shot retry.")
     use_hyde: bool = _f(False, "Round 2 retrieves with a hypothetical answer passage (HyDE).")
@@ -214,6 +215,13 @@ class Config:
         "A supported answer whose answer span is uncertain: off = STOP as usual; retrieve = one more round"
         " (RETRIEVE_UNCERTAIN_ANSWER) while rounds and budget remain; abstain = that, else ABSTAIN_UNCERTAIN_ANSWER.",
     )
+    second_reading: SecondReadingPolicy = _f(
+        "off",
+        "A quoted answer is read a second time over the same passages in reverse order (one more reader call,"
+        " tools/answer/second_reading.py): off; record = measure only (signal answer_inconsistent); withdraw = an"
+        " answer the second reading does not give again is withdrawn: another round while one is left"
+        " (RETRIEVE_INCONSISTENT_ANSWER), else ABSTAIN_INCONSISTENT_ANSWER.",
+    )
     abstain_p_max: float = _f(
         1.0,
         "Abstain (ABSTAIN_MODEL_UNSURE) when the model's first-token probability of replying"
@@ -233,13 +241,13 @@ class Config:
     )
     full_dates: bool = _f(
         False,
-        "A quoted answer to a \"when\" question clipped to its year (\"2012\") is completed from its verified quote"
-        " (\"May 31, 2012\"); questions asking for the year keep it. No model call.",
+        'A quoted answer to a "when" question clipped to its year ("2012") is completed from its verified quote'
+        ' ("May 31, 2012"); questions asking for the year keep it. No model call.',
     )
     full_counts: bool = _f(
         False,
-        "A quoted bare number (\"21\") answering an Indonesian count question (berapa …) gets the classifier or"
-        " counted noun its verified quote writes with it (\"21 unit\"), as Indonesian answers do. No model call.",
+        'A quoted bare number ("21") answering an Indonesian count question (berapa …) gets the classifier or'
+        ' counted noun its verified quote writes with it ("21 unit"), as Indonesian answers do. No model call.',
     )
     retry_min_relevance: float = _f(0.5, "Best passage relevance the evidence needs to count as strong.")
     retry_passages: int = _f(3, "Passages (best relevance first) shown again in the targeted retry.")

@@ -46,6 +46,10 @@ Reasons:
                              quoted for "Steven Yeun" from a cast list): they state nothing about
                              the question, so the answer is unsupported (`abstain_bare_quotes`);
                              another round first while one is left (RETRIEVE_LOW_SUPPORT).
+  RETRIEVE_INCONSISTENT_ANSWER / ABSTAIN_INCONSISTENT_ANSWER
+                             a supported answer the reader did not give again when it read the same
+                             passages in reverse order (signal `answer_inconsistent`, `second_reading`
+                             withdraw). Another round while one is left, else abstain; no judge call.
   ABSTAIN_MODEL_UNSURE       the model answered, but its first-token probability of "I don't
                              know" was above `abstain_p_max` (a near-refusal; off by default).
 """
@@ -71,7 +75,8 @@ def decide(signals: Signals, config: Config) -> Decision:
     if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
         return "REFLECT", "REFLECT_FIXABLE_FLAW"
     if supported and anchors_ok and not _unanchored(signals, config):
-        return _uncertain_answer(signals, config) or ("STOP", "STOP_OVERLAP_OK")
+        withdrawn = _uncertain_answer(signals, config) or _inconsistent_answer(signals, config)
+        return withdrawn or ("STOP", "STOP_OVERLAP_OK")
     retry = _retrieval_retry(signals, config, judge)
     if retry is not None:
         return "RETRIEVE_MORE", retry
@@ -182,6 +187,21 @@ def _uncertain_answer(signals: Signals, config: Config) -> Decision | None:
     return ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER") if config.uncertain_answer_policy == "abstain" else None
 
 
+def _inconsistent(signals: Signals, config: Config) -> bool:
+    return bool(config.second_reading == "withdraw" and signals.get("answer_inconsistent"))
+
+
+def _inconsistent_answer(signals: Signals, config: Config) -> Decision | None:
+    """A supported answer the reader did not give again reading the passages in reverse order
+    (`second_reading` withdraw): another round while one is left, else abstain."""
+    if not _inconsistent(signals, config):
+        return None
+    rounds_left = signals["round"] < config.max_rounds and signals["tokens_left"] >= config.min_round_tokens
+    if rounds_left and not _stagnant(signals, config):
+        return "RETRIEVE_MORE", "RETRIEVE_INCONSISTENT_ANSWER"
+    return "ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER"
+
+
 def _retrieval_retry(signals: Signals, config: Config, judge: JudgeLabel | None) -> GateReason | None:
     """Why another retrieval pass is worth its tokens, or None."""
     tokens_left = signals["tokens_left"]
@@ -226,6 +246,8 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
         return "ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE"
     gray = float(signals["overlap"]) >= config.gray_zone[0] and judge != "PARTIAL"
     judge_ok = judge == "SUPPORTED" or (judge is None and _judge_waived(signals, config))
+    if gray and judge_ok and _inconsistent(signals, config):
+        return "ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER"
     if gray and judge_ok:
         return "STOP", "STOP_NO_NEW_HITS" if _stagnant(signals, config) else "STOP_BUDGET"
     return "ABSTAIN", "ABSTAIN_LOW_SUPPORT"
@@ -241,7 +263,7 @@ def needs_judge(signals: Signals, config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
     if config.gate == "none" or _judge_waived(signals, config):
         return False
-    if _unanchored(signals, config) or _bare(signals, config):
+    if _unanchored(signals, config) or _bare(signals, config) or _inconsistent(signals, config):
         return False  # withdrawn whatever the judge says
     if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
         return False

@@ -17,6 +17,8 @@ B = load_preset("B")
 B_UNSURE = B.replace(uncertain_answer_policy="retrieve")
 BASELINE = load_preset("baseline")
 WEAK = A.replace(judge_policy="weak_evidence", judge_relevance_max=0.55)
+REREAD_A = A.replace(second_reading="withdraw")
+REREAD_B = B.replace(second_reading="withdraw")
 ONE_HOP_JUDGE = WEAK.replace(judge_bridged_answers=False)
 
 
@@ -216,6 +218,18 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         sig(answer_unanchored=True, round=2, pass_no=2, novelty=0.0, judge_calls=1),
         ("ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"),
     ),
+    ("A: an answer a second reading does not repeat is withdrawn", REREAD_A, sig(answer_inconsistent=True),
+     ("ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER")),  # fmt: skip
+    ("A: a repeated answer stands", REREAD_A, sig(answer_inconsistent=False), ("STOP", "STOP_OVERLAP_OK")),
+    ("record only: an inconsistent answer stands", A.replace(second_reading="record"), sig(answer_inconsistent=True),
+     ("STOP", "STOP_OVERLAP_OK")),  # fmt: skip
+    ("B: an inconsistent answer spends round 2", REREAD_B, sig(answer_inconsistent=True),
+     ("RETRIEVE_MORE", "RETRIEVE_INCONSISTENT_ANSWER")),  # fmt: skip
+    ("B: inconsistent again after round 2", REREAD_B, sig(answer_inconsistent=True, round=2, pass_no=2),
+     ("ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER")),  # fmt: skip
+    ("A: an inconsistent gray-zone answer the judge confirmed is withdrawn", REREAD_A,
+     sig(answer_inconsistent=True, overlap=0.35, judge_label="SUPPORTED", tokens_left=100),
+     ("ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER")),  # fmt: skip
     (
         "an unanchored gray-zone answer the judge confirmed is withdrawn",
         A,
@@ -277,6 +291,8 @@ def test_decide_is_pure() -> None:
         (ONE_HOP_JUDGE, sig(overlap=0.8, top_relevance=0.4), True),  # a one-passage answer still is judged
         (B, sig(overlap=0.9, answer_unanchored=True), False),  # withdrawn whatever the judge says
         (B.replace(abstain_unanchored_answers=False), sig(overlap=0.9, answer_unanchored=True), True),
+        (REREAD_B, sig(overlap=0.9, answer_inconsistent=True), False),  # withdrawn whatever the judge says
+        (B.replace(second_reading="record"), sig(overlap=0.9, answer_inconsistent=True), True),  # measured only
     ],
 )
 def test_judge_policy(config: Config, signals: dict[str, Any], expected: bool) -> None:
