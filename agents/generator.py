@@ -145,8 +145,9 @@ async def second_reading(state: State, config: Config, first: CallOutcome, draft
         return {"second_reading": None, "calls": [outcome.record]}
     second = parse_draft(outcome.text)
     second_answer = second.answer if second.status == "quoted" else ""
+    agree = answers_agree(answer, second_answer, state["question"])
     return {
-        "second_reading": {"answer": answer, "second": second_answer, "agree": answers_agree(answer, second_answer)},
+        "second_reading": {"answer": answer, "second": second_answer, "agree": agree},
         "calls": [outcome.record],
         "usage": spend_update(outcome.record),
     }

@@ -9,7 +9,8 @@ Records are in the dataset loader's order (ClapNQ interleaves answerable and una
 so each half of 160 is 40 + 40). `--abstain-p` also sweeps the first-token refusal rule
 (`abstain_p_max`). `--guess CUT` replays the guessed-answer rule on records written without it: an
 answer whose last answer-span confidence is below CUT counts as withdrawn (exact for a one-round
-preset such as A; for B it leaves out the round 2 the rule would have bought). `--markdown` prints
+preset such as A; for B it leaves out the round 2 the rule would have bought). `--reread` does the
+same for `second_reading=withdraw` on records written with `second_reading=record`. `--markdown` prints
 one table instead of JSON lines.
 Copies of the records used in BENCHMARKS.md: bench/results/heldout/ and bench/results/eval/.
 """
@@ -49,14 +50,25 @@ def guessed(record: dict[str, Any], cut: float | None) -> bool:
     return confidence is not None and confidence < cut
 
 
+def reread_inconsistent(record: dict[str, Any], reread: bool) -> bool:
+    """An answer `second_reading=withdraw` would withdraw: its last gate entry says a second reading of the
+    passages in reverse order did not give it again (records written with `second_reading=record`)."""
+    if not reread or record["abstained"] or not record["telemetry"]["gate"]:
+        return False
+    return bool(record["telemetry"]["gate"][-1].get("answer_inconsistent"))
+
+
 def operating_point(
-    records: list[dict[str, Any]], threshold: float = 1.0, guess: float | None = None
+    records: list[dict[str, Any]], threshold: float = 1.0, guess: float | None = None, reread: bool = False
 ) -> dict[str, Any]:
     """F1/EM (all questions with gold), CRAG, answer and abstention rates, wrong answers, cost."""
 
+    def withdrawn(r: dict[str, Any]) -> bool:
+        return guessed(r, guess) or reread_inconsistent(r, reread)
+
     def abstains(r: dict[str, Any]) -> bool:
         p = abstain_p(r)
-        return bool(r["abstained"]) or (p is not None and p > threshold) or guessed(r, guess)
+        return bool(r["abstained"]) or (p is not None and p > threshold) or withdrawn(r)
 
     answerable = [r for r in records if r["answerable"]]
     unanswerable = [r for r in records if not r["answerable"]]
@@ -66,7 +78,7 @@ def operating_point(
         "n": len(records),
         "f1": _mean([0.0 if abstains(r) else float(r["f1"]) for r in scored]),
         "em": _mean([0.0 if abstains(r) else float(r.get("em") or 0.0) for r in scored]),
-        "crag": _mean([0.0 if guessed(r, guess) else float(r["crag_score"]) for r in records
+        "crag": _mean([0.0 if withdrawn(r) else float(r["crag_score"]) for r in records
                        if r.get("crag_score") is not None]),  # fmt: skip
         "answers_answerable": _rate(len(kept), len(answerable)),
         "abstains_unanswerable": _rate(sum(abstains(r) for r in unanswerable), len(unanswerable)),
@@ -90,6 +102,7 @@ def main() -> None:
     parser.add_argument("--tune", type=int, default=80, help="questions the settings were chosen on")
     parser.add_argument("--abstain-p", action="store_true", help="sweep the abstain_p_max rule too")
     parser.add_argument("--guess", type=float, default=None, help="replay the guessed-answer rule at this cut")
+    parser.add_argument("--reread", action="store_true", help="replay second_reading=withdraw on record-mode runs")
     parser.add_argument("--markdown", action="store_true", help="one Markdown table")
     args = parser.parse_args()
     rows = []
@@ -100,7 +113,10 @@ def main() -> None:
                 label = f"{name}, abstain_p_max {threshold}" if args.abstain_p else name
                 if args.guess is not None:
                     label = f"{label}, guesses withdrawn (< {args.guess})"
-                rows.append({"preset": path.stem, "split": label, **operating_point(part, threshold, args.guess)})
+                if args.reread:
+                    label = f"{label}, answers read differently withdrawn"
+                point = operating_point(part, threshold, args.guess, args.reread)
+                rows.append({"preset": path.stem, "split": label, **point})
     if not args.markdown:
         for row in rows:
             print(json.dumps(row))

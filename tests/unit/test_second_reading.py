@@ -31,6 +31,16 @@ def test_the_same_answer_agrees() -> None:
     assert answers_agree("Sungai Nil di Afrika", "Sungai Nil di Mesir")  # token F1 0.75
 
 
+def test_the_question_s_own_words_are_no_agreement() -> None:
+    question = "Apa nama daun untuk melinting tembakau pada rokok siong?"
+    first = 'Daun untuk melinting tembakau pada rokok siong adalah "pucuk".'
+    second = "Daun tembakau yang digunakan untuk melinting rokok siong adalah daun nipah yang muda."
+    assert not answers_agree(first, second, question)
+    assert answers_agree(first, second)  # without the question, its words look like agreement
+    assert answers_agree("Shah Rukh Khan", "Duta kesehatan adalah Shah Rukh Khan.", "Siapa duta kesehatan?")
+    assert answers_agree("4 orang", "4", "Ada berapa orang di dalam satu grup band?")  # a digit is a word
+
+
 def test_another_answer_or_a_decline_disagrees() -> None:
     assert not answers_agree("Reflector", "Omega Supreme")
     assert not answers_agree("1970", "1986")

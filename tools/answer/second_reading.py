@@ -13,6 +13,7 @@ from typing import Any
 
 from anchorgate.tools.answer.text import is_idk, normalize_words
 from anchorgate.tools.retrieval.packing import format_passage, render
+from anchorgate.tools.text.stopwords import stopwords_for
 
 # token F1 between the two answers at or above this counts as the same answer ("Bart Cummings" and
 # "Cummings"; "1924" and "tahun 1924" agree by containment anyway)
@@ -24,20 +25,27 @@ def reversed_documents(context: Sequence[Mapping[str, Any]]) -> str:
     return render([format_passage(int(p["n"]), str(p.get("title", "")), str(p["text"])) for p in reversed(context)])
 
 
-def answers_agree(first: str, second: str) -> bool:
-    """The same answer twice: one's words contain the other's, or their token F1 is at least 0.5.
+def _words(text: str) -> set[str]:
+    """Content words, single digits kept ("4" of "4 orang")."""
+    stop = stopwords_for("multi")
+    return {w for w in normalize_words(text) if w not in stop and (len(w) > 1 or w.isdigit())}
 
-    A second reading that declines ("I don't know") or gives nothing does not agree.
+
+def answers_agree(first: str, second: str, question: str = "") -> bool:
+    """The same answer twice: the content words of one hold the other's, or their overlap (F1) is at least 0.5.
+
+    Words of the question are left out first: "Daun untuk melinting tembakau … adalah pucuk" and "Daun
+    tembakau … untuk melinting … adalah daun nipah" share the question's words, not an answer. An answer
+    made only of the question's words is compared whole. A second reading that declines ("I don't know")
+    or gives nothing does not agree.
     """
     if not second.strip() or is_idk(second):
         return False
-    a, b = normalize_words(first), normalize_words(second)
+    asked = _words(question)
+    a, b = _words(first) - asked or _words(first), _words(second) - asked or _words(second)
     if not a or not b:
         return False
-    if set(a) <= set(b) or set(b) <= set(a):
+    if a <= b or b <= a:
         return True
-    common = sum(min(a.count(w), b.count(w)) for w in set(a) & set(b))
-    if not common:
-        return False
-    precision, recall = common / len(b), common / len(a)
-    return 2 * precision * recall / (precision + recall) >= AGREEMENT_MIN_F1
+    common = len(a & b)
+    return common > 0 and 2 * common / (len(a) + len(b)) >= AGREEMENT_MIN_F1
