@@ -23,6 +23,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from anchorgate.tools.answer.second_reading import answers_agree
+
 THRESHOLDS = (1.0, 0.3, 0.2, 0.15, 0.1, 0.05)
 COLUMNS = ("n", "f1", "em", "crag", "answers_answerable", "abstains_unanswerable", "wrong_on_answerable",
            "tokens_per_question", "latency_p50_s")  # fmt: skip
@@ -55,6 +57,10 @@ def reread_inconsistent(record: dict[str, Any], reread: bool) -> bool:
     passages in reverse order did not give it again (records written with `second_reading=record`)."""
     if not reread or record["abstained"] or not record["telemetry"]["gate"]:
         return False
+    reading = record["telemetry"].get("second_reading")
+    if reading and reading.get("answer") == (record["telemetry"].get("draft_structure") or {}).get("answer"):
+        # agreement measured again with today's `answers_agree` (a run may predate a change to it)
+        return not answers_agree(reading["answer"], reading["second"], record["question"])
     return bool(record["telemetry"]["gate"][-1].get("answer_inconsistent"))
 
 
