@@ -35,7 +35,7 @@ from anchorgate.tools.answer.support import repair_citations
 from anchorgate.tools.answer.text import IDK_ANSWER, is_idk
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
 from anchorgate.tools.llm.usage import add_usage, spend_update
-from anchorgate.tools.retrieval.evidence_strength import short_answer_expected
+from anchorgate.tools.retrieval.evidence_strength import short_answer_expected, top_relevance
 from anchorgate.tools.services import aservices_for
 
 # A small model sometimes starts copying the evidence block after its answer; a new passage
@@ -130,11 +130,14 @@ async def quoted_call(
 
 async def second_reading(state: State, config: Config, first: CallOutcome, draft: Mapping[str, Any]) -> dict[str, Any]:
     """The reader once more over the same passages in reverse order, when the first reading gave a quoted
-    answer and `second_reading` is on (tools/answer/second_reading.py). The update holds the call and its
+    answer, `second_reading` is on and the best passage's relevance is at most `second_reading_max_relevance`
+    (tools/answer/second_reading.py). The update holds the call and its
     spend besides `second_reading` = {answer, second, agree}; nothing when not read again."""
     structure = draft.get("draft_structure") or {}
     answer = str(structure.get("answer") or "")
     if config.second_reading == "off" or structure.get("status") != "quoted" or is_idk(answer):
+        return {"second_reading": None}
+    if top_relevance(state["context"]) > config.second_reading_max_relevance:
         return {"second_reading": None}
     spent = add_usage(state.get("usage", {}), spend_update(first.record))
     outcome = await quoted_call(

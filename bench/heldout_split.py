@@ -9,9 +9,11 @@ Records are in the dataset loader's order (ClapNQ interleaves answerable and una
 so each half of 160 is 40 + 40). `--abstain-p` also sweeps the first-token refusal rule
 (`abstain_p_max`). `--guess CUT` replays the guessed-answer rule on records written without it: an
 answer whose last answer-span confidence is below CUT counts as withdrawn (exact for a one-round
-preset such as A; for B it leaves out the round 2 the rule would have bought). `--reread` does the
-same for `second_reading=withdraw` on records written with `second_reading=record`. `--markdown` prints
-one table instead of JSON lines.
+preset such as A; for B it leaves out the round 2 the rule would have bought). Records written with
+`second_reading=record` are read as `second_reading=off` (the second reading's tokens left out) unless
+`--reread [CAP]` replays `second_reading=withdraw` with `second_reading_max_relevance` CAP (default 1.0):
+an answer read differently is withdrawn, and only the readings CAP allows are paid for. Latency is as
+run. `--markdown` prints one table instead of JSON lines.
 Copies of the records used in BENCHMARKS.md: bench/results/heldout/ and bench/results/eval/.
 """
 
@@ -52,10 +54,27 @@ def guessed(record: dict[str, Any], cut: float | None) -> bool:
     return confidence is not None and confidence < cut
 
 
-def reread_inconsistent(record: dict[str, Any], reread: bool) -> bool:
+def reread_paid(record: dict[str, Any], cap: float | None) -> bool:
+    """Whether `second_reading=withdraw` with relevance cap `cap` would have read this record again
+    (None: the second reading off)."""
+    if cap is None or not record["telemetry"]["gate"]:
+        return False
+    return float(record["telemetry"]["gate"][0].get("top_relevance") or 0.0) <= cap
+
+
+def tokens(record: dict[str, Any], cap: float | None) -> int:
+    """The record's tokens, less the second reading's when the replayed setting would not pay for it."""
+    spent = record["tokens"]["total"]
+    if reread_paid(record, cap):
+        return int(spent)
+    stage = record["tokens"].get("by_stage", {}).get("second_reading", {})
+    return int(spent - stage.get("prompt", 0) - stage.get("completion", 0))
+
+
+def reread_inconsistent(record: dict[str, Any], cap: float | None) -> bool:
     """An answer `second_reading=withdraw` would withdraw: its last gate entry says a second reading of the
     passages in reverse order did not give it again (records written with `second_reading=record`)."""
-    if not reread or record["abstained"] or not record["telemetry"]["gate"]:
+    if record["abstained"] or not reread_paid(record, cap):
         return False
     reading = record["telemetry"].get("second_reading")
     if reading and reading.get("answer") == (record["telemetry"].get("draft_structure") or {}).get("answer"):
@@ -65,7 +84,7 @@ def reread_inconsistent(record: dict[str, Any], reread: bool) -> bool:
 
 
 def operating_point(
-    records: list[dict[str, Any]], threshold: float = 1.0, guess: float | None = None, reread: bool = False
+    records: list[dict[str, Any]], threshold: float = 1.0, guess: float | None = None, reread: float | None = None
 ) -> dict[str, Any]:
     """F1/EM (all questions with gold), CRAG, answer and abstention rates, wrong answers, cost."""
 
@@ -89,7 +108,7 @@ def operating_point(
         "answers_answerable": _rate(len(kept), len(answerable)),
         "abstains_unanswerable": _rate(sum(abstains(r) for r in unanswerable), len(unanswerable)),
         "wrong_on_answerable": sum(bool(r.get("wrong_on_answerable")) for r in kept),
-        "tokens_per_question": round(sum(r["tokens"]["total"] for r in records) / len(records), 1),
+        "tokens_per_question": round(sum(tokens(r, reread) for r in records) / len(records), 1),
         "latency_p50_s": round(statistics.median(r["latency_s"] for r in records), 2),
     }
 
@@ -108,7 +127,8 @@ def main() -> None:
     parser.add_argument("--tune", type=int, default=80, help="questions the settings were chosen on")
     parser.add_argument("--abstain-p", action="store_true", help="sweep the abstain_p_max rule too")
     parser.add_argument("--guess", type=float, default=None, help="replay the guessed-answer rule at this cut")
-    parser.add_argument("--reread", action="store_true", help="replay second_reading=withdraw on record-mode runs")
+    parser.add_argument("--reread", type=float, nargs="?", const=1.0, default=None, metavar="CAP",
+                        help="replay second_reading=withdraw (relevance cap CAP) on record-mode runs")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="one Markdown table")
     args = parser.parse_args()
     rows = []
@@ -119,8 +139,8 @@ def main() -> None:
                 label = f"{name}, abstain_p_max {threshold}" if args.abstain_p else name
                 if args.guess is not None:
                     label = f"{label}, guesses withdrawn (< {args.guess})"
-                if args.reread:
-                    label = f"{label}, answers read differently withdrawn"
+                if args.reread is not None:
+                    label = f"{label}, answers read differently withdrawn (relevance ≤ {args.reread})"
                 point = operating_point(part, threshold, args.guess, args.reread)
                 rows.append({"preset": path.stem, "split": label, **point})
     if not args.markdown:

@@ -222,6 +222,12 @@ class Config:
         " answer the second reading does not give again is withdrawn: another round while one is left"
         " (RETRIEVE_INCONSISTENT_ANSWER), else ABSTAIN_INCONSISTENT_ANSWER.",
     )
+    second_reading_max_relevance: float = _f(
+        1.0,
+        "The second reading is paid for only when the best passage's relevance is at most this (1.0 = every"
+        " quoted answer). On strong evidence the two readings disagreed as often on answerable as on"
+        " unanswerable questions (BENCHMARKS.md).",
+    )
     abstain_p_max: float = _f(
         1.0,
         "Abstain (ABSTAIN_MODEL_UNSURE) when the model's first-token probability of replying"

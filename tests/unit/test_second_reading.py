@@ -117,6 +117,13 @@ async def test_off_makes_no_second_call(tmp_path: Path) -> None:
     assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is None
 
 
+async def test_evidence_above_the_relevance_cap_is_not_read_again(tmp_path: Path) -> None:
+    result = await _ask(tmp_path, _reader(WRONG, RIGHT), second_reading="withdraw", second_reading_max_relevance=0.0)
+    assert "second_reading" not in _stages(result)
+    assert (result["decision"], result["short_answer"]) == ("STOP", "Ana Diaz")
+    assert result["telemetry"]["gate"][-1]["signals"]["top_relevance"] > 0.0
+
+
 async def test_a_declined_draft_is_not_read_again(tmp_path: Path) -> None:
     result = await _ask(tmp_path, _reader("I don't know", RIGHT), second_reading="withdraw", answer_retry=False)
     assert "second_reading" not in _stages(result)

@@ -107,11 +107,16 @@ def answer_type_present(question: str, texts: Sequence[str]) -> tuple[str, bool]
     return wanted, False
 
 
+def top_relevance(context: Sequence[Mapping[str, Any]]) -> float:
+    """The best gated relevance (`score`) among the passages, 0.0 for none."""
+    return max((float(p.get("score", 0.0)) for p in context), default=0.0)
+
+
 def measure_strength(
     question: str, context: Sequence[Mapping[str, Any]], anchors_covered: bool, min_relevance: float
 ) -> EvidenceStrength:
     """The cues for `context` (passages with `score` = gated relevance) and whether all hold."""
-    top = max((float(p.get("score", 0.0)) for p in context), default=0.0)
+    top = top_relevance(context)
     wanted, present = answer_type_present(question, [p["text"] for p in context])
     strong = bool(context) and top >= min_relevance and anchors_covered and present
     return EvidenceStrength(round(top, 4), anchors_covered, wanted, present, strong)
