@@ -130,14 +130,15 @@ async def quoted_call(
 
 async def second_reading(state: State, config: Config, first: CallOutcome, draft: Mapping[str, Any]) -> dict[str, Any]:
     """The reader once more over the same passages in reverse order, when the first reading gave a quoted
-    answer, `second_reading` is on and the best passage's relevance is at most `second_reading_max_relevance`
-    (tools/answer/second_reading.py). The update holds the call and its
+    answer, `second_reading` is on, the context holds two passages or more and the best one's relevance is
+    at most `second_reading_max_relevance` (tools/answer/second_reading.py). The update holds the call and its
     spend besides `second_reading` = {answer, second, agree}; nothing when not read again."""
     structure = draft.get("draft_structure") or {}
     answer = str(structure.get("answer") or "")
     if config.second_reading == "off" or structure.get("status") != "quoted" or is_idk(answer):
         return {"second_reading": None}
-    if top_relevance(state["context"]) > config.second_reading_max_relevance:
+    # one passage reads the same in either order: the same prompt, the same answer, a call for nothing
+    if len(state["context"]) < 2 or top_relevance(state["context"]) > config.second_reading_max_relevance:
         return {"second_reading": None}
     spent = add_usage(state.get("usage", {}), spend_update(first.record))
     outcome = await quoted_call(

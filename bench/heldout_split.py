@@ -56,8 +56,8 @@ def guessed(record: dict[str, Any], cut: float | None) -> bool:
 
 def reread_paid(record: dict[str, Any], cap: float | None) -> bool:
     """Whether `second_reading=withdraw` with relevance cap `cap` would have read this record again
-    (None: the second reading off)."""
-    if cap is None or not record["telemetry"]["gate"]:
+    (None: the second reading off; a one-passage context is never read again)."""
+    if cap is None or not record["telemetry"]["gate"] or len(record["telemetry"]["context_ids"]) < 2:
         return False
     return float(record["telemetry"]["gate"][0].get("top_relevance") or 0.0) <= cap
 

@@ -65,6 +65,8 @@ def _reader(first: str, second: str) -> ScriptedChatModel:
         if "<documents>" not in prompt:  # B's round-2 query rewrite
             return QUESTION
         documents = prompt[prompt.index("<documents>") :]
+        if "[2]" not in documents:
+            return first
         return first if documents.index("[1]") < documents.index("[2]") else second
 
     return ScriptedChatModel(script=reply, report_usage=True)
@@ -74,9 +76,11 @@ RIGHT = "Ben Okafor\nQUOTE [2]: Omega is the tallest machine in the workshop, bu
 WRONG = "Ana Diaz\nQUOTE [1]: Reflector is a robot made of three small robots built by Ana Diaz."
 
 
-async def _ask(tmp_path: Path, model: ScriptedChatModel, preset: str = "A", **extra: Any) -> dict[str, Any]:
+async def _ask(
+    tmp_path: Path, model: ScriptedChatModel, preset: str = "A", passages: list[Passage] = PASSAGES, **extra: Any
+) -> dict[str, Any]:
     overrides = {
-        "services_id": _setup(tmp_path, model, PASSAGES),
+        "services_id": _setup(tmp_path, model, passages),
         "checkpoint_db": str(tmp_path / "c.sqlite"),
         "answer_style": "quoted",
         "relevance_floor": 0.0,  # bag-of-words scores of the toy index sit below the MiniLM floor
@@ -122,6 +126,14 @@ async def test_evidence_above_the_relevance_cap_is_not_read_again(tmp_path: Path
     assert "second_reading" not in _stages(result)
     assert (result["decision"], result["short_answer"]) == ("STOP", "Ana Diaz")
     assert result["telemetry"]["gate"][-1]["signals"]["top_relevance"] > 0.0
+
+
+async def test_one_passage_is_not_read_again(tmp_path: Path) -> None:
+    # the reply depends on passage order only; with one passage there is no other order to read
+    result = await _ask(tmp_path, _reader(WRONG, RIGHT), passages=PASSAGES[:1], second_reading="withdraw")
+    assert len(result["telemetry"]["context"]) == 1
+    assert "second_reading" not in _stages(result)
+    assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is None
 
 
 async def test_a_declined_draft_is_not_read_again(tmp_path: Path) -> None:
