@@ -41,6 +41,13 @@ def test_the_question_s_own_words_are_no_agreement() -> None:
     assert answers_agree("4 orang", "4", "Ada berapa orang di dalam satu grup band?")  # a digit is a word
 
 
+def test_yes_no_answers_are_compared_word_for_word() -> None:
+    # "no" is a stopword: the content-word comparison has nothing to compare
+    assert answers_agree("No", "No", "Are both bands from the same country?")
+    assert answers_agree("No", "No, they are not", "Are both bands from the same country?")
+    assert not answers_agree("Yes", "No", "Are both bands from the same country?")
+
+
 def test_another_answer_or_a_decline_disagrees() -> None:
     assert not answers_agree("Reflector", "Omega Supreme")
     assert not answers_agree("1970", "1986")

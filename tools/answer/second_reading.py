@@ -36,7 +36,8 @@ def answers_agree(first: str, second: str, question: str = "") -> bool:
 
     Words of the question are left out first: "Daun untuk melinting tembakau … adalah pucuk" and "Daun
     tembakau … untuk melinting … adalah daun nipah" share the question's words, not an answer. An answer
-    made only of the question's words is compared whole. A second reading that declines ("I don't know")
+    made only of the question's words is compared whole, one of function words only ("No") word for word.
+    A second reading that declines ("I don't know")
     or gives nothing does not agree.
     """
     if not second.strip() or is_idk(second):
@@ -44,7 +45,9 @@ def answers_agree(first: str, second: str, question: str = "") -> bool:
     asked = _words(question)
     a, b = _words(first) - asked or _words(first), _words(second) - asked or _words(second)
     if not a or not b:
-        return False
+        # nothing but function words: "No" and "No" (yes/no questions) are compared word for word
+        a, b = set(normalize_words(first)), set(normalize_words(second))
+        return bool(a and b) and (a <= b or b <= a)
     if a <= b or b <= a:
         return True
     common = len(a & b)
