@@ -33,6 +33,7 @@ from anchorgate.tools.answer.second_reading import answers_agree, reversed_docum
 from anchorgate.tools.answer.short_numbers import counted_in_quote
 from anchorgate.tools.answer.support import repair_citations
 from anchorgate.tools.answer.text import IDK_ANSWER, is_idk
+from anchorgate.tools.index.embeddings import on_e5_scale
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
 from anchorgate.tools.llm.usage import add_usage, spend_update
 from anchorgate.tools.retrieval.evidence_strength import short_answer_expected, top_relevance
@@ -128,17 +129,25 @@ async def quoted_call(
     )
 
 
+async def _second_reading_cap(config: Config) -> float:
+    """The relevance cap of the second reading on this index's embedding scale."""
+    if on_e5_scale((await aservices_for(config)).embeddings):
+        return config.e5_second_reading_below_relevance
+    return config.second_reading_below_relevance
+
+
 async def second_reading(state: State, config: Config, first: CallOutcome, draft: Mapping[str, Any]) -> dict[str, Any]:
     """The reader once more over the same passages in reverse order, when the first reading gave a quoted
     answer, `second_reading` is on, the context holds two passages or more and the best one's relevance is
-    at most `second_reading_max_relevance` (tools/answer/second_reading.py). The update holds the call and its
+    below `second_reading_below_relevance` (`e5_second_reading_below_relevance` on a multilingual-e5 index;
+    tools/answer/second_reading.py). The update holds the call and its
     spend besides `second_reading` = {answer, second, agree}; nothing when not read again."""
     structure = draft.get("draft_structure") or {}
     answer = str(structure.get("answer") or "")
     if config.second_reading == "off" or structure.get("status") != "quoted" or is_idk(answer):
         return {"second_reading": None}
     # one passage reads the same in either order: the same prompt, the same answer, a call for nothing
-    if len(state["context"]) < 2 or top_relevance(state["context"]) > config.second_reading_max_relevance:
+    if len(state["context"]) < 2 or top_relevance(state["context"]) >= await _second_reading_cap(config):
         return {"second_reading": None}
     spent = add_usage(state.get("usage", {}), spend_update(first.record))
     outcome = await quoted_call(

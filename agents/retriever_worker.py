@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import WorkerState
 from anchorgate.tools.corpus.documents import Chunk
-from anchorgate.tools.index.embeddings import E5
+from anchorgate.tools.index.embeddings import on_e5_scale
 from anchorgate.tools.retrieval.evidence import to_evidence
 from anchorgate.tools.retrieval.selection import unique_by_content
 from anchorgate.tools.retrieval.vector_backend import dense_hits, searcher_for
@@ -26,7 +26,7 @@ from anchorgate.tools.services import Services, aservices_for
 
 def relevance_floor(config: Config, services: Services) -> float:
     """The floor for this index's embedding scale: multilingual-e5 scores passages on its own scale."""
-    if getattr(services.embeddings, "model_name", "") == E5:
+    if on_e5_scale(services.embeddings):
         return config.e5_relevance_floor
     return config.relevance_floor
 

@@ -11,8 +11,8 @@ so each half of 160 is 40 + 40). `--abstain-p` also sweeps the first-token refus
 answer whose last answer-span confidence is below CUT counts as withdrawn (exact for a one-round
 preset such as A; for B it leaves out the round 2 the rule would have bought). Records written with
 `second_reading=record` are read as `second_reading=off` (the second reading's tokens left out) unless
-`--reread [CAP]` replays `second_reading=withdraw` with `second_reading_max_relevance` CAP (default 1.0):
-an answer read differently is withdrawn, and only the readings CAP allows are paid for. Latency is as
+`--reread [CAP]` replays `second_reading=withdraw` with `(e5_)second_reading_below_relevance` CAP (default
+1.0): an answer read differently is withdrawn, and only the readings CAP allows are paid for. Latency is as
 run. `--markdown` prints one table instead of JSON lines.
 Copies of the records used in BENCHMARKS.md: bench/results/heldout/ and bench/results/eval/.
 """
@@ -59,7 +59,7 @@ def reread_paid(record: dict[str, Any], cap: float | None) -> bool:
     (None: the second reading off; a one-passage context is never read again)."""
     if cap is None or not record["telemetry"]["gate"] or len(record["telemetry"]["context_ids"]) < 2:
         return False
-    return float(record["telemetry"]["gate"][0].get("top_relevance") or 0.0) <= cap
+    return float(record["telemetry"]["gate"][0].get("top_relevance") or 0.0) < cap
 
 
 def tokens(record: dict[str, Any], cap: float | None) -> int:
@@ -140,7 +140,7 @@ def main() -> None:
                 if args.guess is not None:
                     label = f"{label}, guesses withdrawn (< {args.guess})"
                 if args.reread is not None:
-                    label = f"{label}, answers read differently withdrawn (relevance ≤ {args.reread})"
+                    label = f"{label}, answers read differently withdrawn (relevance < {args.reread})"
                 point = operating_point(part, threshold, args.guess, args.reread)
                 rows.append({"preset": path.stem, "split": label, **point})
     if not args.markdown:

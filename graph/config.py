@@ -222,11 +222,18 @@ class Config:
         " answer the second reading does not give again is withdrawn: another round while one is left"
         " (RETRIEVE_INCONSISTENT_ANSWER), else ABSTAIN_INCONSISTENT_ANSWER.",
     )
-    second_reading_max_relevance: float = _f(
+    second_reading_below_relevance: float = _f(
         1.0,
-        "The second reading is paid for only when the best passage's relevance is at most this (1.0 = every"
-        " quoted answer). On strong evidence the two readings disagreed as often on answerable as on"
-        " unanswerable questions (BENCHMARKS.md).",
+        "The second reading is paid for only when the best passage's relevance is below this (1 = every"
+        " quoted answer, 0 = never; an index embedded with multilingual-e5 uses"
+        " e5_second_reading_below_relevance instead). A/B/C: 0: on English ClapNQ it withdrew right answers"
+        " the two readings worded differently and stopped no wrong one (BENCHMARKS.md).",
+    )
+    e5_second_reading_below_relevance: float = _f(
+        1.0,
+        "second_reading_below_relevance for an index embedded with multilingual-e5-small (A/B/C: 0.5, the"
+        " strong-evidence cut: above it the readings disagreed as often on answerable as on unanswerable"
+        " NoMIRACL-id questions; BENCHMARKS.md).",
     )
     abstain_p_max: float = _f(
         1.0,

@@ -64,6 +64,15 @@ _A: dict[str, Any] = {
     # cost 2 right ones (BENCHMARKS.md, twelfth session). The Youden cut cost 80 right to stop 71 wrong.
     "uncertain_answer_policy": "abstain",
     "answer_uncertainty_threshold": 0.17,
+    # a quoted answer over weak multilingual-e5 evidence (best relevance below 0.5) is read again with the
+    # passages in reverse order, and withdrawn when the reader gives another answer (B: another round
+    # first). NoMIRACL-id 1-30 (chosen): non-relevant abstained 0.60 -> 0.67, relevant answered 0.80 kept;
+    # held out 31-70: 0.70 -> 0.80 and 0.80 kept, tokens 1.18x baseline; no FacQA 251-311 answer changed.
+    # Not on MiniLM indexes: on ClapNQ 41-80 it withdrew 3 right answers worded differently twice and
+    # stopped no wrong one (BENCHMARKS.md, fourteenth session)
+    "second_reading": "withdraw",
+    "second_reading_below_relevance": 0.0,
+    "e5_second_reading_below_relevance": 0.5,
 }
 
 # B: as A, two rounds; round 2 with a 700-token cap; the judge on every round's one-hop answer;

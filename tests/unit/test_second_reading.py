@@ -13,8 +13,12 @@ from typing import Any
 
 from anchorgate.api import aask
 from anchorgate.tools.answer.second_reading import answers_agree, reversed_documents
+from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Passage
-from tests.fakes import ScriptedChatModel
+from anchorgate.tools.index.build import build_or_load
+from anchorgate.tools.index.embeddings import E5
+from anchorgate.tools.services import Services, register_services
+from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
 from tests.unit.test_agents_graph import _setup
 
 QUESTION = "Who built the biggest robot in the workshop?"
@@ -83,6 +87,18 @@ RIGHT = "Ben Okafor\nQUOTE [2]: Omega is the tallest machine in the workshop, bu
 WRONG = "Ana Diaz\nQUOTE [1]: Reflector is a robot made of three small robots built by Ana Diaz."
 
 
+class E5ScaleBagOfWords(BagOfWordsEmbeddings):
+    """The toy embeddings, reporting multilingual-e5's name: relevance on the e5 scale."""
+
+    model_name = E5
+
+
+def _e5_setup(tmp_path: Path, model: ScriptedChatModel) -> str:
+    embeddings = E5ScaleBagOfWords(256)
+    index = build_or_load(PASSAGES, embeddings, "bow256", ChunkingSettings(120, 20), tmp_path / "idx", progress=False)
+    return register_services(Services(index, embeddings, model, "toy"))
+
+
 async def _ask(
     tmp_path: Path, model: ScriptedChatModel, preset: str = "A", passages: list[Passage] = PASSAGES, **extra: Any
 ) -> dict[str, Any]:
@@ -91,6 +107,7 @@ async def _ask(
         "checkpoint_db": str(tmp_path / "c.sqlite"),
         "answer_style": "quoted",
         "relevance_floor": 0.0,  # bag-of-words scores of the toy index sit below the MiniLM floor
+        "second_reading_below_relevance": 1.0,  # the toy index is on the MiniLM scale, where A never reads again
         **extra,
     }
     return await aask(QUESTION, preset=preset, overrides=overrides)
@@ -129,10 +146,24 @@ async def test_off_makes_no_second_call(tmp_path: Path) -> None:
 
 
 async def test_evidence_above_the_relevance_cap_is_not_read_again(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader(WRONG, RIGHT), second_reading="withdraw", second_reading_max_relevance=0.0)
+    result = await _ask(tmp_path, _reader(WRONG, RIGHT), second_reading="withdraw", second_reading_below_relevance=0.0)
     assert "second_reading" not in _stages(result)
     assert (result["decision"], result["short_answer"]) == ("STOP", "Ana Diaz")
     assert result["telemetry"]["gate"][-1]["signals"]["top_relevance"] > 0.0
+
+
+async def test_a_reads_again_on_weak_e5_evidence_only(tmp_path: Path) -> None:
+    # preset A as shipped: never on the MiniLM scale, below e5_second_reading_below_relevance on e5's
+    overrides = {"checkpoint_db": str(tmp_path / "c.sqlite"), "answer_style": "quoted", "relevance_floor": 0.0}
+    on_minilm = {**overrides, "services_id": _setup(tmp_path / "m", _reader(WRONG, RIGHT), PASSAGES)}
+    minilm = await aask(QUESTION, preset="A", overrides=on_minilm)
+    assert "second_reading" not in _stages(minilm) and minilm["short_answer"] == "Ana Diaz"
+    e5 = {**overrides, "services_id": _e5_setup(tmp_path / "e", _reader(WRONG, RIGHT)), "e5_relevance_floor": 0.0}
+    weak = await aask(QUESTION, preset="A", overrides=e5)
+    assert weak["telemetry"]["gate"][-1]["signals"]["top_relevance"] < 0.5  # the toy's scores are weak
+    assert weak["reason"] == "ABSTAIN_INCONSISTENT_ANSWER"
+    strong = await aask(QUESTION, preset="A", overrides={**e5, "e5_second_reading_below_relevance": 0.0})
+    assert "second_reading" not in _stages(strong) and strong["short_answer"] == "Ana Diaz"
 
 
 async def test_one_passage_is_not_read_again(tmp_path: Path) -> None:

@@ -276,6 +276,12 @@ def model_for_id(fingerprint: str) -> str | None:
     return None
 
 
+def on_e5_scale(embeddings: Embeddings) -> bool:
+    """Whether relevance is scored by multilingual-e5, whose cosine scale is not MiniLM's (settings with an
+    `e5_` twin apply theirs)."""
+    return getattr(embeddings, "model_name", "") == E5
+
+
 def embedding_id(embeddings: Embeddings) -> str | None:
     """The weights fingerprint of a model this module loaded (what index manifests record), else None."""
     if isinstance(embeddings, E5Embeddings):
