@@ -9,11 +9,11 @@ Records are in the dataset loader's order (ClapNQ interleaves answerable and una
 so each half of 160 is 40 + 40). `--abstain-p` also sweeps the first-token refusal rule
 (`abstain_p_max`). `--guess CUT` replays the guessed-answer rule on records written without it: an
 answer whose last answer-span confidence is below CUT counts as withdrawn (exact for a one-round
-preset such as A; for B it leaves out the round 2 the rule would have bought). Records written with
-`second_reading=record` are read as `second_reading=off` (the second reading's tokens left out) unless
-`--reread [CAP]` replays `second_reading=withdraw` with `(e5_)second_reading_below_relevance` CAP (default
-1.0): an answer read differently is withdrawn, and only the readings CAP allows are paid for. Latency is as
-run. `--markdown` prints one table instead of JSON lines.
+preset such as A; for B it leaves out the round 2 the rule would have bought). On records written
+with `second_reading=record`, `--reread [CAP]` replays `second_reading=withdraw` with
+`(e5_)second_reading_below_relevance` CAP (default 1.0): an answer read differently is withdrawn, and
+only the readings CAP allows are paid for (`--reread 0`: the second reading off). Latency is as run.
+`--markdown` prints one table instead of JSON lines.
 Copies of the records used in BENCHMARKS.md: bench/results/heldout/ and bench/results/eval/.
 """
 
@@ -55,9 +55,11 @@ def guessed(record: dict[str, Any], cut: float | None) -> bool:
 
 
 def reread_paid(record: dict[str, Any], cap: float | None) -> bool:
-    """Whether `second_reading=withdraw` with relevance cap `cap` would have read this record again
-    (None: the second reading off; a one-passage context is never read again)."""
-    if cap is None or not record["telemetry"]["gate"] or len(record["telemetry"]["context_ids"]) < 2:
+    """Whether `second_reading=withdraw` with relevance cap `cap` would have read this record again (None:
+    no replay, the record as run; a one-passage context is never read again)."""
+    if cap is None:
+        return "second_reading" in record["tokens"].get("by_stage", {})
+    if not record["telemetry"]["gate"] or len(record["telemetry"]["context_ids"]) < 2:
         return False
     return float(record["telemetry"]["gate"][0].get("top_relevance") or 0.0) < cap
 
@@ -74,7 +76,7 @@ def tokens(record: dict[str, Any], cap: float | None) -> int:
 def reread_inconsistent(record: dict[str, Any], cap: float | None) -> bool:
     """An answer `second_reading=withdraw` would withdraw: its last gate entry says a second reading of the
     passages in reverse order did not give it again (records written with `second_reading=record`)."""
-    if record["abstained"] or not reread_paid(record, cap):
+    if cap is None or record["abstained"] or not reread_paid(record, cap):
         return False
     reading = record["telemetry"].get("second_reading")
     if reading and reading.get("answer") == (record["telemetry"].get("draft_structure") or {}).get("answer"):
@@ -139,7 +141,9 @@ def main() -> None:
                 label = f"{name}, abstain_p_max {threshold}" if args.abstain_p else name
                 if args.guess is not None:
                     label = f"{label}, guesses withdrawn (< {args.guess})"
-                if args.reread is not None:
+                if args.reread == 0:
+                    label = f"{label}, second reading off"
+                elif args.reread is not None:
                     label = f"{label}, answers read differently withdrawn (relevance < {args.reread})"
                 point = operating_point(part, threshold, args.guess, args.reread)
                 rows.append({"preset": path.stem, "split": label, **point})
