@@ -140,8 +140,8 @@ async def second_reading(state: State, config: Config, first: CallOutcome, draft
     """The reader once more over the same passages in reverse order, when the first reading gave a quoted
     answer, `second_reading` is on, the context holds two passages or more and the best one's relevance is
     below `second_reading_below_relevance` (`e5_second_reading_below_relevance` on a multilingual-e5 index;
-    tools/answer/second_reading.py). The update holds the call and its
-    spend besides `second_reading` = {answer, second, agree}; nothing when not read again."""
+    tools/answer/second_reading.py). The update holds the call and its spend besides `second_reading` =
+    {answer, second, agree}; nothing when not read again."""
     structure = draft.get("draft_structure") or {}
     answer = str(structure.get("answer") or "")
     if config.second_reading == "off" or structure.get("status") != "quoted" or is_idk(answer):

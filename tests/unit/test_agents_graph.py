@@ -25,8 +25,13 @@ PASSAGES = [
 ]
 
 
-def _setup(tmp_path: Path, model: ScriptedChatModel, passages: list[Passage] = PASSAGES) -> str:
-    embeddings = BagOfWordsEmbeddings(256)
+def _setup(
+    tmp_path: Path,
+    model: ScriptedChatModel,
+    passages: list[Passage] = PASSAGES,
+    embeddings: BagOfWordsEmbeddings | None = None,
+) -> str:
+    embeddings = embeddings or BagOfWordsEmbeddings(256)
     index = build_or_load(passages, embeddings, "bow256", ChunkingSettings(120, 20), tmp_path / "idx", progress=False)
     return register_services(Services(index, embeddings, model, "toy"))
 

@@ -13,11 +13,8 @@ from typing import Any
 
 from anchorgate.api import aask
 from anchorgate.tools.answer.second_reading import answers_agree, reversed_documents
-from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Passage
-from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.index.embeddings import E5
-from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel
 from tests.unit.test_agents_graph import _setup
 
@@ -93,12 +90,6 @@ class E5ScaleBagOfWords(BagOfWordsEmbeddings):
     model_name = E5
 
 
-def _e5_setup(tmp_path: Path, model: ScriptedChatModel) -> str:
-    embeddings = E5ScaleBagOfWords(256)
-    index = build_or_load(PASSAGES, embeddings, "bow256", ChunkingSettings(120, 20), tmp_path / "idx", progress=False)
-    return register_services(Services(index, embeddings, model, "toy"))
-
-
 async def _ask(
     tmp_path: Path, model: ScriptedChatModel, preset: str = "A", passages: list[Passage] = PASSAGES, **extra: Any
 ) -> dict[str, Any]:
@@ -158,7 +149,8 @@ async def test_a_reads_again_on_weak_e5_evidence_only(tmp_path: Path) -> None:
     on_minilm = {**overrides, "services_id": _setup(tmp_path / "m", _reader(WRONG, RIGHT), PASSAGES)}
     minilm = await aask(QUESTION, preset="A", overrides=on_minilm)
     assert "second_reading" not in _stages(minilm) and minilm["short_answer"] == "Ana Diaz"
-    e5 = {**overrides, "services_id": _e5_setup(tmp_path / "e", _reader(WRONG, RIGHT)), "e5_relevance_floor": 0.0}
+    e5_index = _setup(tmp_path / "e", _reader(WRONG, RIGHT), PASSAGES, E5ScaleBagOfWords(256))
+    e5 = {**overrides, "services_id": e5_index, "e5_relevance_floor": 0.0}
     weak = await aask(QUESTION, preset="A", overrides=e5)
     assert weak["telemetry"]["gate"][-1]["signals"]["top_relevance"] < 0.5  # the toy's scores are weak
     assert weak["reason"] == "ABSTAIN_INCONSISTENT_ANSWER"

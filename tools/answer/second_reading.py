@@ -37,8 +37,7 @@ def answers_agree(first: str, second: str, question: str = "") -> bool:
     Words of the question are left out first: "Daun untuk melinting tembakau … adalah pucuk" and "Daun
     tembakau … untuk melinting … adalah daun nipah" share the question's words, not an answer. An answer
     made only of the question's words is compared whole, one of function words only ("No") word for word.
-    A second reading that declines ("I don't know")
-    or gives nothing does not agree.
+    A second reading that declines ("I don't know") or gives nothing does not agree.
     """
     if not second.strip() or is_idk(second):
         return False
