@@ -173,6 +173,9 @@ def test_the_grammar_compiles_in_llama_cpp() -> None:
         ("8 satwa", "Berapa jenis satwa yang tergolong langka?", False),
         ("2005", "Kapankah Yves Chauvin memperoleh penghargaan Nobel Kimia 2005", True),
         ("3,5 tahun", "Berapa angka peningkatan pengangguran di Indonesia dalam 3,5 tahun?", True),
+        # the question's words with another suffix (ClapNQ) still answer nothing
+        ("Cherry picking", "where does the term cherry picker come from", True),
+        ("harvesting fruit", "where does the term cherry picker come from", False),
     ],
 )
 def test_an_answer_made_of_the_questions_words_is_an_echo(answer: str, question: str, echo: bool) -> None:

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from anchorgate.tools.answer.citations import content_words
 from anchorgate.tools.answer.text import IDK_ANSWER, is_idk, normalize_words
 from anchorgate.tools.text.sentences import split_sentences
+from anchorgate.tools.text.suffixes import fold_suffix
 
 MAX_QUOTES = 2
 NEAR_QUOTE_RATIO = 0.85  # difflib ratio of a paraphrase-free copy with a few tokens changed
@@ -282,18 +283,19 @@ def bare_quote(answer: str, quotes: Sequence[Mapping[str, Any]], question: str) 
 
 
 def echoes_question(answer: str, question: str) -> bool:
-    """An answer made only of the question's own words ("Lilu" to "If Gallu is a demon Lilu is what?").
+    """An answer made only of the question's own words ("Lilu" to "If Gallu is a demon Lilu is what?"),
+    suffixes folded ("Cherry picking" to "where does the term cherry picker come from").
 
     Not an echo: yes/no, a choice the question offers ("… X or Y?" → "X"), or a number the question
     does not hold ("6 bulan" to "Berapa bulan …?": content words leave digits out; FacQA 151–250).
     """
-    words = content_words(answer) - YES_NO
+    words = {fold_suffix(w) for w in content_words(answer) - YES_NO}
     if not words or re.search(r"\bor\b", question, re.IGNORECASE):
         return False
     numbers = {w for w in normalize_words(answer) if any(ch.isdigit() for ch in w)}
     if numbers - set(normalize_words(question)):
         return False
-    return words <= content_words(question)
+    return words <= {fold_suffix(w) for w in content_words(question)}
 
 
 def non_answer(answer: str, question: str, yes_no_question: bool) -> str | None:

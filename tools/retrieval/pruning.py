@@ -44,6 +44,7 @@ from langchain_core.embeddings import Embeddings
 
 from anchorgate.tools.corpus.documents import Chunk
 from anchorgate.tools.text.sentences import Sentence, split_sentences
+from anchorgate.tools.text.suffixes import fold_suffix
 from anchorgate.tools.text.tokens import count_tokens
 
 # Small function-word lists; content words are what is left (English, Indonesian).
@@ -232,15 +233,7 @@ def _normalised(matrix: np.ndarray) -> np.ndarray:
 
 def content_words(text: str, stopwords: frozenset[str]) -> list[str]:
     """Lower-cased, suffix-folded words of `text` that are not stopwords (order kept)."""
-    return [_fold(w) for w in _WORD.findall(text.lower()) if w not in stopwords and (len(w) > 1 or w.isdigit())]
-
-
-def _fold(word: str) -> str:
-    """Light English suffix folding so "composed"/"composer"/"composes" meet; short words untouched."""
-    for suffix in ("ing", "ed", "es", "er", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+    return [fold_suffix(w) for w in _WORD.findall(text.lower()) if w not in stopwords and (len(w) > 1 or w.isdigit())]
 
 
 def _coverages(question: str, sentences: list[str], stopwords: frozenset[str]) -> list[float]:
