@@ -98,6 +98,22 @@ def test_long_paragraph_is_split_recursively_with_overlap() -> None:
     assert set(first_words[-4:]) & set(second_words[:12]), "consecutive chunks should overlap"
 
 
+def test_no_chunk_starts_after_an_initial_or_a_title() -> None:
+    # NQ-open's Harpers Ferry passage: cut after "E.", a chunk began "Lee was in overall command …"
+    # and the reader answered "Lee".
+    sentences = [
+        "Brown's party of 22 was defeated by a company of U.S. Marines, led by First Lieutenant Israel Greene.",
+        "Colonel Robert E. Lee was in overall command of the operation to retake the arsenal.",
+        "The raid was watched by Dr. Hunter and by J. E. B. Stuart, who carried the note.",
+        "John Brown had originally asked Harriet Tubman and Frederick Douglass to join him.",
+    ]
+    text = " ".join(sentences * 6)
+    chunks = chunk_passages([Passage("d", "Doc", text)], ChunkingSettings(chunk_tokens=40, overlap_tokens=0))
+    assert len(chunks) > 6
+    openings = {sentence.split()[0] for sentence in sentences}
+    assert all(c.text.split()[0] in openings for c in chunks), [c.text[:30] for c in chunks]
+
+
 def test_chunk_ids_are_stable_and_unique() -> None:
     passages = [Passage("a", "A", "one two three\n\nfour five six"), Passage("b", "B", "seven eight")]
     first = chunk_passages(passages, ChunkingSettings())

@@ -38,6 +38,7 @@ def assert_offsets(text: str, sentences: list[Sentence]) -> None:
         ('She said "Go home." Then she left.', ['She said "Go home."', "Then she left."]),
         ("Born c. 1085 in Wales. She died.", ["Born c. 1085 in Wales.", "She died."]),
         ("Visit example.com today. Bye.", ["Visit example.com today.", "Bye."]),
+        ("Filmed in Sault Ste. Marie, Ontario. It aired.", ["Filmed in Sault Ste. Marie, Ontario.", "It aired."]),
     ],
 )
 def test_english_rules(text: str, expected: list[str]) -> None:

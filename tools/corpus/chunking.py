@@ -34,17 +34,18 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 from anchorgate.tools.corpus.documents import Chunk, Passage
 from anchorgate.tools.corpus.pages import split_pages, without_page_starts
 from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.text.sentences import period_break_pattern
 from anchorgate.tools.text.tokens import ENCODING_NAME
 
 # Tried in order; the splitter cuts at the first one a too-long piece holds, then merges the pieces.
-# Regexes (is_separator_regex): the Latin ones are the old literal separators escaped, which the
-# splitter matches exactly as it matched the literals, so text without CJK punctuation gives the
-# same chunks (and ids) as before. Chinese and Japanese put no space after a sentence end: a run
-# of 。！？ (with the closing quotes after it) ends a sentence, ； and ， / 、 are weaker breaks.
+# Regexes (is_separator_regex): the Latin ones are literal separators escaped, except ". ", which
+# is no break after an initial or a title ("Robert E. Lee", "Dr. Grey"). Chinese and Japanese put
+# no space after a sentence end: a run of 。！？ (with the closing quotes after it) ends a sentence,
+# ； and ， / 、 are weaker breaks.
 _CJK_CLOSERS = "\"'”’」』）》〉)\\]"
 CJK_SENTENCE_END = f"[。！？｡]+[{_CJK_CLOSERS}]*"
 SEPARATORS = [
-    *map(re.escape, ["\n\n", "\n", ". ", "? ", "! "]), CJK_SENTENCE_END,
+    *map(re.escape, ["\n\n", "\n"]), period_break_pattern(), *map(re.escape, ["? ", "! "]), CJK_SENTENCE_END,
     re.escape("; "), f"；[{_CJK_CLOSERS}]*", re.escape(", "), "，", "、", re.escape(" "), "",
 ]  # fmt: skip
 CJK_PUNCTUATION = re.compile("[。！？｡；，、]")

@@ -83,12 +83,12 @@ def content_key(chunk: Chunk) -> str:
 
 
 # A small document with what the chunker treats specially: headings of three kinds and levels,
-# quoted markup, paragraphs, lines and a sentence longer than any chunk.
+# quoted markup, paragraphs, lines, an initial (no break after "E.") and a sentence longer than any chunk.
 _PROBE = Passage(
     "probe",
     'The "probe" document',
     'The "probe" document\n********************\n\nIntro paragraph.\n\nSection one\n===========\n\n'
-    + "A sentence that goes on. " * 60
+    + "A sentence that Robert E. Lee wrote goes on. " * 60
     + "\n\nSub\n---\n\nline one\nline two\n\n# Markdown heading\n\n```\n# code\n```\n\nEnd.",
 )
 # Chinese prose with every CJK separator (tools/corpus/chunking.py) and a sentence longer than a small chunk:

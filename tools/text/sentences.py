@@ -30,7 +30,7 @@ from dataclasses import dataclass
 # Abbreviations that never end a sentence: titles before a name, inline Latin/Indonesian forms.
 _NEVER_END = frozenset((
     "mr", "mrs", "ms", "messrs", "dr", "prof", "rev", "hon", "gen", "col", "capt", "lt", "sgt", "cmdr",
-    "adm", "gov", "sen", "rep", "pres", "supt", "st", "mt", "ft", "fr", "e.g", "i.e", "vs", "cf", "viz",
+    "adm", "gov", "sen", "rep", "pres", "supt", "st", "ste", "mt", "ft", "fr", "e.g", "i.e", "vs", "cf", "viz",
     "al", "approx", "ca", "esp", "resp", "incl", "bpk", "bp", "sdr", "sdri", "yth", "tn", "ny", "nn", "drs",
     "dra", "drg", "ir", "hj", "kh", "jl", "gg", "kec", "kab", "kel", "prov", "a.n", "s.d", "u.p", "d.a"
 ))  # fmt: skip
@@ -179,6 +179,20 @@ def _is_abbreviation(word: str, rest: str) -> bool:
         opener = re.match(r"[\w’']+", rest)
         return not (opener and opener.group(0).lower() in _OPENERS)
     return False
+
+
+def period_break_pattern() -> str:
+    """A regex for ". " that may end a sentence, for splitters that only take regexes (the chunker).
+
+    It leaves out a period after a single-letter initial ("Colonel Robert E. Lee", "J. K. Rowling",
+    "U.S. Marines") and after a title or an abbreviation ("Dr. Grey", "Acme Inc."): rule 2 ends no
+    sentence there, or only before a common opener, and a regex cannot look ahead that far, so the
+    chunker gives those breaks up. Cut there, a chunk of NQ-open's passage began "Lee was in overall
+    command …" and the reader answered "Lee" (3.8 % of 1,000 NQ-open passages were cut like that).
+    """
+    words = sorted(w for w in _NEVER_END | _AMBIGUOUS if w.isalpha())
+    after_word = "".join(f"(?<!\\b{w})(?<!\\b{w.capitalize()})" for w in words)
+    return "(?<![\\s.(\\[\"'“‘][A-Z])" + after_word + "\\. "
 
 
 def _stripped(text: str, start: int, end: int) -> Sentence | None:
