@@ -191,8 +191,10 @@ def period_break_pattern() -> str:
     command …" and the reader answered "Lee" (3.8 % of 1,000 NQ-open passages were cut like that).
     """
     words = sorted(w for w in _NEVER_END | _AMBIGUOUS if w.isalpha())
-    after_word = "".join(f"(?<!\\b{w})(?<!\\b{w.capitalize()})" for w in words)
-    return "(?<![\\s.(\\[\"'“‘][A-Z])" + after_word + "\\. "
+    # the period is matched first and the lookbehinds (which include it) are tried only after one:
+    # put before it, they ran at every character and made chunking 12 times slower
+    after_word = "".join(f"(?<!\\b{w}\\.)(?<!\\b{w.capitalize()}\\.)" for w in words)
+    return "\\.(?<![\\s.(\\[\"'“‘][A-Z]\\.)" + after_word + " "
 
 
 def _stripped(text: str, start: int, end: int) -> Sentence | None:
