@@ -181,6 +181,11 @@ def test_thirty_capitalised_names_are_bounded_and_fast() -> None:
         ("Berapa rata-rata poin LeBron James pada 2012?", "numeric"),
         ("What is the average age of the players?", "numeric"),
         ("What was the population of Jakarta in 2010?", "numeric"),
+        ("What percentage of the earth's surface is water", "numeric"),
+        # a quantity mentioned, not asked for: the answer is a kind of thing, a person, a place
+        ("which method of forecasting uses averages to predict future weather", "factoid"),
+        ("who has the best batting average in test cricket", "factoid"),
+        ("Siapa yang menetapkan jumlah bilangan prima yang ada?", "factoid"),
         ("Which is older, the Eiffel Tower or the Statue of Liberty?", "comparison"),
         ("Is Sid Haig older than Vic Darchinyan?", "yes_no"),
         ("Manakah yang lebih tinggi, Monas atau Tugu Pahlawan?", "comparison"),

@@ -40,6 +40,15 @@ _NUMERIC_WEAK = re.compile(
     r"\bwhat\s+(?:is|was|are|were)\s+(?:\S+\s+){0,3}?(?:population|revenue|income|profit|price|cost|salary|gdp)\b",
     re.IGNORECASE,
 )
+# A question that asks for a person, a place or a kind of thing ("who has the best batting average",
+# "which method … uses averages") mentions a quantity without asking for one: the weak cues do not apply.
+_NON_QUANTITY_HEAD = re.compile(
+    r"^\s*(?:who|whom|whose|where|siapa(?:kah)?|di\s?mana(?:kah)?|"
+    r"(?:which|what)\s+(?!(?:is|was|are|were|do|does|did|has|have|had|will|would|can|could|the|a|an|of|"
+    r"average|averages|mean|median|total|percentage|percent|proportion|share|sum|number|amount|rate|ratio|"
+    r"population|revenue|income|profit|price|cost|salary|gdp|size|value)\b)[a-z]+)\b",
+    re.IGNORECASE,
+)
 _LIST = re.compile(
     r"\b(?:list|enumerate|name\s+(?:all|every|some|\d+|two|three|four|five)|what\s+are\s+(?:the|some)|"
     r"which\b[^?]*\b(?:are|were)|sebutkan|daftar|apa\s+saja|siapa\s+saja|mana\s+saja)\b",
@@ -68,7 +77,8 @@ def question_type(question: str) -> QuestionType:
     ("June 31st") → false_premise_suspect; yes/no openers (English auxiliaries, "apakah" unless it
     means "what", as in "Apakah nama …") → yes_no; how many/much/old…, "berapa" → numeric; "than",
     "compared to", "lebih … dari", "mana yang", "which …, X or Y?" → comparison; list cues → list;
-    average/total/percentage/population… → numeric; "why did", "how come", "why is it true that" →
+    average/total/percentage/population… → numeric, unless the question asks for a person, a place or a
+    kind of thing ("which method … uses averages"); "why did", "how come", "why is it true that" →
     false_premise_suspect (a weak presupposition cue, not a verdict); wh-words → factoid; else other.
     A Chinese question is typed by its particles and question words (tools/answer/anchors/chinese.py)."""
     text = " ".join(question.split())
@@ -86,7 +96,7 @@ def question_type(question: str) -> QuestionType:
         return "comparison"
     if _LIST.search(text):
         return "list"
-    if _NUMERIC_WEAK.search(text):
+    if _NUMERIC_WEAK.search(text) and not _NON_QUANTITY_HEAD.match(last):
         return "numeric"
     if _PRESUPPOSITION.search(last):
         return "false_premise_suspect"
