@@ -20,6 +20,7 @@ from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.answer.anchors import Anchor, anchor_coverage, named_in_part
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
+from anchorgate.tools.answer.answer_topic import draft_off_topic
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.answer.quoted_draft import bare_quote, non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
@@ -197,6 +198,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "question_type": state.get("question_type", "other"),
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
+        "answer_off_topic": draft_off_topic(state["question"], draft, context) if draft and not idk else None,
         "bare_quote": quoted["bare_quote"],
         "answer_inconsistent": inconsistent(state),
     }

@@ -168,6 +168,13 @@ class Config:
         " them and no title mention links the two (signal answer_unanchored), answers a neighbouring question:"
         " another round when one is left, else ABSTAIN_UNANCHORED_ANSWER (NoMIRACL-id, HotpotQA: BENCHMARKS.md).",
     )
+    abstain_off_topic_answers: bool = _f(
+        False,
+        "A short answer whose context sentences, read with their passage titles, share no content word with an"
+        " English question (signal answer_off_topic: 'Neil Diamond' out of a sentence about a song, for a question"
+        " about a tree falling in the woods) answers nothing asked: another round when one is left, else"
+        " ABSTAIN_OFF_TOPIC_ANSWER. The judge is not asked about it.",
+    )
     abstain_bare_quotes: bool = _f(
         False,
         "A quoted answer whose found quotes hold nothing but the answer's own words and none of the question's"

@@ -42,6 +42,12 @@ Reasons:
                              other passages hold them, and no title mention links the two (signal
                              `answer_unanchored`, `abstain_unanchored_answers`): it answers a
                              neighbouring question. Another round while one is left, else abstain.
+  RETRIEVE_OFF_TOPIC_ANSWER / ABSTAIN_OFF_TOPIC_ANSWER
+                             the context sentences holding the short answer, read with their titles,
+                             share no content word with the (English) question (signal
+                             `answer_off_topic`, `abstain_off_topic_answers`): "Neil Diamond" out of a
+                             sentence about a song, for who said "if a tree falls in the woods".
+                             Another round while one is left, else abstain; no judge call.
   ABSTAIN_BARE_QUOTE         the answer's found quotes hold nothing but its own words ("Steven Yeun"
                              quoted for "Steven Yeun" from a cast list): they state nothing about
                              the question, so the answer is unsupported (`abstain_bare_quotes`);
@@ -74,7 +80,7 @@ def decide(signals: Signals, config: Config) -> Decision:
         return "REFLECT", answer_retry
     if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
         return "REFLECT", "REFLECT_FIXABLE_FLAW"
-    if supported and anchors_ok and not _unanchored(signals, config):
+    if supported and anchors_ok and not _answered_elsewhere(signals, config):
         withdrawn = _uncertain_answer(signals, config) or _inconsistent_answer(signals, config)
         return withdrawn or ("STOP", "STOP_OVERLAP_OK")
     retry = _retrieval_retry(signals, config, judge)
@@ -115,8 +121,13 @@ def _can_reflect(signals: Signals, config: Config, judge: JudgeLabel | None) -> 
     )
 
 
-def _unanchored(signals: Signals, config: Config) -> bool:
-    return bool(config.abstain_unanchored_answers and signals.get("answer_unanchored"))
+def _answered_elsewhere(signals: Signals, config: Config) -> tuple[GateReason, GateReason] | None:
+    """The (retrieve, abstain) reasons of an answer taken from a passage or sentences about something else."""
+    if config.abstain_unanchored_answers and signals.get("answer_unanchored"):
+        return "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER"
+    if config.abstain_off_topic_answers and signals.get("answer_off_topic"):
+        return "RETRIEVE_OFF_TOPIC_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER"
+    return None
 
 
 def _bare(signals: Signals, config: Config) -> bool:
@@ -216,8 +227,9 @@ def _retrieval_retry(signals: Signals, config: Config, judge: JudgeLabel | None)
         return None
     if signals["missing_anchors"]:
         return "RETRIEVE_MISSING_ANCHOR"
-    if _unanchored(signals, config) and not _declined(signals):
-        return "RETRIEVE_UNANCHORED_ANSWER"
+    elsewhere = _answered_elsewhere(signals, config)
+    if elsewhere and not _declined(signals):
+        return elsewhere[0]
     return "RETRIEVE_JUDGE_UNSUPPORTED" if judge == "UNSUPPORTED" else "RETRIEVE_LOW_SUPPORT"
 
 
@@ -238,8 +250,9 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
         return "ABSTAIN", "ABSTAIN_JUDGE_REJECTED"
     if not anchors_ok:
         return "ABSTAIN", "ABSTAIN_MISSING_ANCHOR"
-    if _unanchored(signals, config):
-        return "ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"
+    elsewhere = _answered_elsewhere(signals, config)
+    if elsewhere:
+        return "ABSTAIN", elsewhere[1]
     if _bare(signals, config):
         return "ABSTAIN", "ABSTAIN_BARE_QUOTE"
     if signals.get("draft_status") == "quoted" and not signals.get("quote_verified"):
@@ -263,7 +276,7 @@ def needs_judge(signals: Signals, config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
     if config.gate == "none" or _judge_waived(signals, config):
         return False
-    if _unanchored(signals, config) or _bare(signals, config) or _inconsistent(signals, config):
+    if _answered_elsewhere(signals, config) or _bare(signals, config) or _inconsistent(signals, config):
         return False  # withdrawn whatever the judge says
     if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
         return False

@@ -47,6 +47,11 @@ _A: dict[str, Any] = {
     # a quote holding nothing but the answer and none of the question's words ("Steven Yeun" for "Steven
     # Yeun") states nothing; the one such answer in every stored record was wrong (BENCHMARKS.md, twelfth session)
     "abstain_bare_quotes": True,
+    # a short answer whose context sentences, read with their titles, share no word with the (English) question
+    # answers nothing asked ("Neil Diamond" out of a sentence about a song, for who said "if a tree falls in the
+    # woods"). Replayed over every stored English record (sessions 6-15): 5 wrong answers withdrawn, 1 counted
+    # right ("Protein" for "where is the protein made"); held out: BENCHMARKS.md, sixteenth session
+    "abstain_off_topic_answers": True,
     "bridge_links": 6,
     "bridge_weight": 2.0,
     "repair_citations": True,
