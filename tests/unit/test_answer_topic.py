@@ -64,6 +64,14 @@ def test_suffixes_are_folded() -> None:
     )
 
 
+def test_two_question_words_count_written_as_one() -> None:
+    # the passage's page is "macOS"; the question writes "mac os"
+    passage = {"title": "macOS", "text": "The latest version is High Sierra, released in September 2017."}
+    question = "what is the current mac os operating system"
+    assert answer_off_topic(question, "High Sierra", [passage]) is False
+    assert answer_off_topic(question, "High Sierra", [{**passage, "title": "Apple"}]) is True
+
+
 @pytest.mark.parametrize(
     ("question", "answer"),
     [
