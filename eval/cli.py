@@ -140,8 +140,9 @@ def _warn_if_reduced(concurrency: int, overrides: dict[str, Any]) -> None:
 
 def _summary_lines(summary: dict[str, Any]) -> str:
     metrics = json.loads(Path(summary["files"]["metrics"]).read_text(encoding="utf-8"))
+    rescored = {p: n for p, n in summary.get("rescored", {}).items() if n}
     lines = [f"{summary['questions']} questions · new records {summary['new_records']} · "
-             f"LLM cache {summary['llm_cache']}"]  # fmt: skip
+             + (f"rescored {rescored} · " if rescored else "") + f"LLM cache {summary['llm_cache']}"]  # fmt: skip
     for preset, s in metrics["presets"].items():
         lines.append(
             f"{preset:>8}: F1 {s['f1_mean']} · overlap {s['overlap_mean']} · CRAG {s['crag_score_mean']} · "

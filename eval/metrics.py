@@ -14,8 +14,9 @@ Everything here is a pure function of strings and flags, so it is unit-tested wi
   −1 incorrect. Correctness is decided without an LLM judge: the normalized prediction equals a
   normalized gold alias, or a normalized gold alias occurs as a whole-token run inside a *short*
   answer (the finalizer's short answer, or the full answer when it has at most
-  `CONTAINMENT_MAX_TOKENS` normalized tokens). Re-implemented (the upstream script is known
-  broken). On an unanswerable item, answering scores −1 unless it is a false-premise item whose
+  `CONTAINMENT_MAX_TOKENS` normalized tokens). For long-form gold (passage sentences, ClapNQ),
+  an answer that carries the gold's new information is correct too (`long_form.py`, chosen
+  against blind hand labels). Re-implemented (the upstream script is known broken). On an unanswerable item, answering scores −1 unless it is a false-premise item whose
   answer rebuts the premise (+1).
 * **False-premise detection**: an answer detects a false premise when it abstains or contains a
   rebuttal cue (`REBUTTAL_CUES`: "no", "not", "never", "false premise", "did not", "doesn't", …).
@@ -27,8 +28,6 @@ from __future__ import annotations
 
 import math
 import re
-import string
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -36,11 +35,12 @@ from typing import Any
 
 from anchorgate.tools.answer.text import is_idk, strip_citations
 
+from .answer_text import answer_tokens, normalize_answer
+from .long_form import long_form_correct, long_form_wrong
+
 CONTAINMENT_MAX_TOKENS = 24
 """A prediction longer than this (normalized tokens) earns no credit by containing the gold."""
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_ASCII_PUNCT = frozenset(string.punctuation)
 REBUTTAL_CUES = (
     "no", "not", "never", "none", "nobody", "nothing", "false premise", "did not", "didn't", "does not",
     "doesn't", "do not", "don't", "is not", "isn't", "was not", "wasn't", "are not", "aren't", "were not",
@@ -50,23 +50,6 @@ _REBUTTAL = re.compile(
     r"(?<![\w'’])(?:" + "|".join(re.escape(c).replace("'", "['’]") for c in REBUTTAL_CUES) + r")(?![\w'’])",
     re.IGNORECASE,
 )
-
-
-def _is_punct(ch: str) -> bool:
-    return ch in _ASCII_PUNCT or unicodedata.category(ch).startswith("P")
-
-
-def normalize_answer(text: str) -> str:
-    """SQuAD normalization: lower-case, remove punctuation, remove articles, collapse whitespace."""
-    lowered = text.lower()
-    no_punct = "".join(ch for ch in lowered if not _is_punct(ch))
-    no_articles = _ARTICLES.sub(" ", no_punct)
-    return " ".join(no_articles.split())
-
-
-def answer_tokens(text: str) -> list[str]:
-    """The normalized tokens of `text`."""
-    return normalize_answer(text).split()
 
 
 def exact_match(prediction: str, gold: str) -> float:
@@ -100,8 +83,14 @@ def contains_gold(prediction: str, gold: str) -> bool:
     return any(pred[i : i + len(ref)] == ref for i in range(len(pred) - len(ref) + 1))
 
 
-def is_correct(short_answer: str, answer: str, golds: Sequence[str]) -> bool:
-    """Exact/alias match of the short or full answer, or gold containment in a short answer."""
+def is_correct(
+    short_answer: str, answer: str, golds: Sequence[str], *, question: str = "", long_form: bool = False
+) -> bool:
+    """Exact/alias match of the short or full answer, or gold containment in a short answer.
+
+    With `long_form` gold (passage sentences), an answer that meets `long_form.long_form_correct`
+    (new information shared with the gold, question words left out) is correct as well.
+    """
     full = strip_citations(answer)
     candidates = [c for c in (short_answer, full) if c.strip()]
     if any(exact_match(c, g) for c in candidates for g in golds):
@@ -109,7 +98,9 @@ def is_correct(short_answer: str, answer: str, golds: Sequence[str]) -> bool:
     short = [short_answer] if short_answer.strip() else []
     if full.strip() and len(answer_tokens(full)) <= CONTAINMENT_MAX_TOKENS:
         short.append(full)
-    return any(contains_gold(c, g) for c in short for g in golds)
+    if any(contains_gold(c, g) for c in short for g in golds):
+        return True
+    return long_form and long_form_correct(question, answer, golds)
 
 
 def detects_false_premise(answer: str, abstained: bool) -> bool:
@@ -155,13 +146,16 @@ def score_question(
     golds: Sequence[str],
     answerable: bool,
     false_premise: bool,
+    question: str = "",
+    long_form: bool = False,
 ) -> QuestionScore:
     """Score one prediction against its item.
 
     The scored prediction is the short answer, or the full answer without citations when the
     short answer is empty. An abstention (decision ABSTAIN or an "I don't know" answer) scores
     EM = F1 = 0 on answerable items. Wrong-on-answerable means answerable, gold known, not
-    abstained and F1 = 0 (seed 000 §10: "answered wrong although the corpus holds the answer").
+    abstained and F1 = 0 (seed 000 §10: "answered wrong although the corpus holds the answer"); with
+    `long_form` gold, not correct and sharing none of the gold's new words (`long_form_wrong`).
     """
     abstained = decision != "STOP" or is_idk(answer)
     prediction = "" if abstained else (short_answer.strip() or strip_citations(answer))
@@ -169,13 +163,20 @@ def score_question(
     scored = answerable and bool(golds)
     em = best_over_aliases(prediction, golds, exact_match) if scored else None
     f1 = best_over_aliases(prediction, golds, token_f1) if scored else None
-    correct = (not abstained and is_correct(short_answer, answer, golds)) if golds else None
+    correct = (
+        (not abstained and is_correct(short_answer, answer, golds, question=question, long_form=long_form))
+        if golds
+        else None
+    )
     detected = detects_false_premise(answer, abstained) if false_premise else None
     crag = crag_score(
         answerable=answerable, golds=golds, abstained=abstained, correct=bool(correct),
         false_premise=false_premise, rebutted=bool(detected),
     )  # fmt: skip
-    wrong = (not abstained and f1 == 0.0) if scored else None
+    if long_form:
+        wrong = (not abstained and not correct and long_form_wrong(question, answer, golds)) if scored else None
+    else:
+        wrong = (not abstained and f1 == 0.0) if scored else None
     return QuestionScore(abstained, em, f1, correct, crag, wrong, detected)
 
 

@@ -8,11 +8,14 @@ or an abstention. The report lists such questions apart and a resumed run asks t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from anchorgate.eval.corpora import Bundle
-from anchorgate.eval.datasets import QAItem
+from anchorgate.eval.datasets import LONG_FORM_ANSWERS, QAItem
 from anchorgate.eval.metrics import QuestionScore, score_question
+from anchorgate.eval.store import read_records, results_path, rewrite_records
 from anchorgate.graph.config import Config
 from anchorgate.graph.signals import RECORDED_SIGNALS
 from anchorgate.tools.answer.support import support_report
@@ -42,6 +45,45 @@ def _overlap(answer: dict[str, Any], abstained: bool, bundle: Bundle, config: Co
     return overlap, len(claims), sum(c.supported for c in claims)
 
 
+def is_long_form(item: QAItem) -> bool:
+    """Whether the item's gold answers are passage sentences (`LONG_FORM_ANSWERS`)."""
+    return item.extra.get(LONG_FORM_ANSWERS) is True
+
+
+def _score(item: QAItem, answer: str, short_answer: str, decision: str) -> QuestionScore:
+    return score_question(
+        answer=answer, short_answer=short_answer, decision=decision, golds=item.answers,
+        answerable=item.answerable, false_premise=item.false_premise, question=item.question,
+        long_form=is_long_form(item),
+    )  # fmt: skip
+
+
+def rescore(record: dict[str, Any], item: QAItem) -> dict[str, Any]:
+    """`record` with its scores recomputed by the current metrics from its stored answer.
+
+    So a report never mixes scoring rules: records written before a metric changed are scored again
+    when the run is resumed. A fault record scores nothing and stays as it is."""
+    if record.get("llm_fault"):
+        return record
+    score = _score(item, record["prediction"], record.get("short_answer", ""), record["decision"])
+    return {**record, **score.to_dict(), "gold": list(item.answers), "long_form_gold": is_long_form(item)}
+
+
+def rescore_results(out: Path, presets: Iterable[str], items: Iterable[QAItem]) -> dict[str, int]:
+    """Score every stored record of the run's questions again; rewrite a preset's file only if a
+    score changed. Returns the number of changed records per preset."""
+    by_id = {item.id: item for item in items}
+    changed: dict[str, int] = {}
+    for preset in presets:
+        path = results_path(out, preset)
+        records = read_records(path)
+        fresh = {qid: rescore(r, by_id[qid]) if qid in by_id else r for qid, r in records.items()}
+        changed[preset] = sum(fresh[qid] != records[qid] for qid in records)
+        if changed[preset]:
+            rewrite_records(path, fresh.values())
+    return changed
+
+
 def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bundle, config: Config) -> dict[str, Any]:
     """The JSON record of one scored question."""
     telemetry = answer.get("telemetry", {})
@@ -50,10 +92,7 @@ def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bund
     overlap: float | None = None
     n_claims = n_supported = 0
     if not fault:
-        score = score_question(
-            answer=answer["answer"], short_answer=answer.get("short_answer", ""), decision=answer["decision"],
-            golds=item.answers, answerable=item.answerable, false_premise=item.false_premise,
-        )  # fmt: skip
+        score = _score(item, answer["answer"], answer.get("short_answer", ""), answer["decision"])
         scores = score.to_dict()
         overlap, n_claims, n_supported = _overlap(answer, score.abstained, bundle, config)
     seen_docs = {str(p.get("doc_id")) for p in answer["context"]}
@@ -63,6 +102,7 @@ def build_record(item: QAItem, preset: str, answer: dict[str, Any], bundle: Bund
         "preset": preset,
         "question": item.question,
         "gold": list(item.answers),
+        "long_form_gold": is_long_form(item),
         "answerable": item.answerable,
         "false_premise": item.false_premise,
         "question_type": item.question_type,

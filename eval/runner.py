@@ -40,7 +40,7 @@ from anchorgate.eval.datasets import DatasetFormatError, QADataset, QAItem, load
 from anchorgate.eval.errors import EvalDataError, EvalError, EvalInputError, EvalUsageError
 from anchorgate.eval.llm_cache import CacheRegistry, namespace_for
 from anchorgate.eval.peer import PEER, ask_peer
-from anchorgate.eval.records import build_record
+from anchorgate.eval.records import build_record, rescore_results
 from anchorgate.eval.report import write_report
 from anchorgate.eval.slots import effective_concurrency, slot_bundle
 from anchorgate.eval.store import (
@@ -209,9 +209,11 @@ def run_eval(
     finally:
         stats = caches.stats()
         caches.close()
+    rescored = rescore_results(out, configs, dataset.items)  # records of an earlier scoring rule
     paths = write_report(out, settings, [item.id for item in dataset.items])
     return {"out_dir": str(out), "questions": len(dataset.items), "presets": list(configs), "new_records": added,
-            "llm_cache": stats, "files": paths, "concurrency": concurrency, "concurrency_note": note}  # fmt: skip
+            "rescored": rescored, "llm_cache": stats, "files": paths, "concurrency": concurrency,
+            "concurrency_note": note}  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -179,6 +179,17 @@ def append_record(path: Path, record: dict[str, Any]) -> None:
         os.fsync(handle.fileno())
 
 
+def rewrite_records(path: Path, records: Iterable[dict[str, Any]]) -> None:
+    """Replace the file's records atomically (temp file, fsync, rename): a kill leaves old or new."""
+    temp = path.with_suffix(path.suffix + ".tmp")
+    with temp.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temp, path)
+
+
 def load_results(out: Path, presets: Iterable[str], ids: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
     """Per preset, the records of `ids` in that order (questions not yet scored are absent)."""
     wanted = list(ids)

@@ -14,10 +14,11 @@ from anchorgate.tools.corpus.html_text import domain_of, extract_main_text
 from .detect import FORMATS, detect_format
 from .generic import dump_corpus_jsonl, dump_jsonl, item_to_json, load_corpus_jsonl
 from .loader import load_dataset
-from .schema import ANSWERS_UNKNOWN, DatasetFormatError, QADataset, QAItem
+from .schema import ANSWERS_UNKNOWN, LONG_FORM_ANSWERS, DatasetFormatError, QADataset, QAItem
 
 __all__ = [
     "ANSWERS_UNKNOWN",
+    "LONG_FORM_ANSWERS",
     "FORMATS",
     "DatasetFormatError",
     "QADataset",

@@ -15,7 +15,7 @@ from typing import Any
 from anchorgate.tools.corpus.documents import Passage
 
 from .io import LoadLog, iter_jsonl, require, require_text, string_list, unique_strings
-from .schema import DatasetFormatError, QAItem
+from .schema import LONG_FORM_ANSWERS, DatasetFormatError, QAItem
 
 FORMAT = "clapnq"
 EXPECTED = "a ClapNQ record {id, input, passages: [{title, text, sentences}], output: [{answer}]}"
@@ -58,7 +58,7 @@ def _item(record: dict[str, Any], where: str, log: LoadLog) -> QAItem:
         passages=passages,
         gold_passage_ids=gold_ids,
         gold_sentences=gold_sentences,
-        extra={"subset": "answerable" if answers else "unanswerable"},
+        extra={"subset": "answerable" if answers else "unanswerable", LONG_FORM_ANSWERS: True},
     )
 
 

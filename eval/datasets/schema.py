@@ -13,10 +13,14 @@ from typing import Any
 
 from anchorgate.tools.corpus.documents import Passage
 
-__all__ = ["ANSWERS_UNKNOWN", "DatasetFormatError", "QADataset", "QAItem"]
+__all__ = ["ANSWERS_UNKNOWN", "LONG_FORM_ANSWERS", "DatasetFormatError", "QADataset", "QAItem"]
 
 ANSWERS_UNKNOWN = "answers_unknown"
 """`extra` key set to True on answerable items whose dataset gives no gold answer string."""
+
+LONG_FORM_ANSWERS = "long_form_answers"
+"""`extra` key set to True when the gold answers are passage sentences, not short spans (ClapNQ).
+Such items are also scored with the long-form rule of `eval/long_form.py`."""
 
 
 class DatasetFormatError(ValueError):
