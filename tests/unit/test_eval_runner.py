@@ -133,6 +133,20 @@ def test_a_cut_off_last_line_is_dropped_and_recomputed(tmp_path: Path) -> None:
     assert [json.loads(line)["id"] for line in lines] == ["q1", "q2", "q3"]
 
 
+def test_a_resumed_run_scores_its_stored_records_again_without_a_model_call(tmp_path: Path) -> None:
+    model = CountingModel()
+    _run(tmp_path, model, presets=["baseline"], llm_cache="")
+    path = tmp_path / "out" / "baseline.jsonl"
+    records = read_records(path)
+    records["q1"].update(correct=False, crag_score=-1)  # as an earlier scoring rule had it
+    path.write_text("".join(json.dumps(r) + "\n" for r in records.values()), encoding="utf-8")
+    calls = model.calls
+    summary = _run(tmp_path, model, presets=["baseline"], llm_cache="")
+    assert model.calls == calls and summary["rescored"] == {"baseline": 1}
+    assert read_records(path)["q1"]["crag_score"] == 1
+    assert _metrics(tmp_path)["presets"]["baseline"]["crag_counts"]["correct"] == 3  # q1, q2, q3
+
+
 def test_cached_rerun_makes_no_model_call_and_gives_identical_metrics(tmp_path: Path) -> None:
     model = CountingModel()
     first = _run(tmp_path, model)
