@@ -55,6 +55,7 @@ def _telemetry(state: State, config: Config, decision: str, reason: str, extra: 
         "draft": state.get("draft", ""),
         "draft_structure": state.get("draft_structure"),
         "second_reading": state.get("second_reading"),
+        "style_fallback": state.get("style_fallback"),
         "hyde": state.get("hyde_text", ""),
         "round_plans": state.get("round_plans", []),
         "rewrites": state.get("rewrite_log", []),

@@ -190,6 +190,44 @@ def draft_source(question: str, context_text: str, quoted: bool) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
+async def _free_call(state: State, config: Config, stage: str) -> CallOutcome:
+    """One free-style call (sentences with [n] markers) over the packed context."""
+    return await stage_call(
+        (await aservices_for(config)).llm,
+        _free_messages(state, config),
+        stage=stage,
+        usage=state.get("usage", {}),
+        token_budget=config.token_budget,
+        max_tokens=config.max_output_tokens,
+        timeout_s=config.llm_timeout_s,
+        stop=ANSWER_STOPS,
+    )
+
+
+def _declined_short_form(draft: Mapping[str, Any], config: Config) -> bool:
+    return config.free_style_fallback and (draft.get("draft_structure") or {}).get("status") == "declined"
+
+
+async def _free_fallback(
+    state: State, config: Config, first: CallOutcome, draft: dict[str, Any], abstain_p: float | None
+) -> tuple[CallOutcome, dict[str, Any], float | None, dict[str, Any]]:
+    """The declined quoted draft asked again in the free style (`free_style_fallback`).
+
+    Returns (outcome, draft, abstain_p, reread) for `generate`: the free reply's when it answers (its
+    draft has no quoted structure, so the gate measures it as a free draft), else the quoted ones, with
+    the free call recorded and paid either way. `reread["calls_before"]` keeps the quoted call first."""
+    spent = add_usage(state.get("usage", {}), spend_update(first.record))
+    outcome = await _free_call({**state, "usage": spent}, config, "generate_free_fallback")
+    if outcome.reply is None or is_idk(outcome.text):
+        reread = {"second_reading": None, "calls": [outcome.record], "usage": spend_update(outcome.record),
+                  "style_fallback": "declined" if outcome.reply is not None else "skipped"}  # fmt: skip
+        return first, draft, abstain_p, reread
+    free = await recited(outcome.text, {**state, "usage": spent}, config)
+    reread = {"second_reading": None, "calls_before": [first.record], "usage": spend_update(first.record),
+              "style_fallback": "answered"}  # fmt: skip
+    return outcome, {**free, "draft_structure": None}, abstain_probability(outcome.first_tokens, IDK_ANSWER), reread
+
+
 async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """One answer draft from the packed context; no call (empty draft) without context or budget.
 
@@ -218,25 +256,19 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         # the answer line comes first: its first token is the model's choice to answer or decline
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
         reread = await second_reading(state, config, outcome, draft)
+        if reread["second_reading"] is None and _declined_short_form(draft, config):
+            outcome, draft, abstain_p, reread = await _free_fallback(state, config, outcome, draft, abstain_p)
     else:
-        outcome = await stage_call(
-            (await aservices_for(config)).llm,
-            _free_messages(state, config),
-            stage="generate",
-            usage=state.get("usage", {}),
-            token_budget=config.token_budget,
-            max_tokens=config.max_output_tokens,
-            timeout_s=config.llm_timeout_s,
-            stop=ANSWER_STOPS,
-        )
+        outcome = await _free_call(state, config, "generate")
         draft = await recited(outcome.text, state, config)
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
         reread = {"second_reading": None}
-    calls = [outcome.record, *reread.pop("calls", [])]
+    calls = [*reread.pop("calls_before", []), outcome.record, *reread.pop("calls", [])]
     usage = add_usage(spend_update(outcome.record), reread.pop("usage", {}))
     return {
         **draft,
         **reread,
+        "style_fallback": reread.get("style_fallback"),
         # a draft that failed or was skipped is not one to keep
         "draft_source": source if draft.get("draft") else "",
         "draft_logprobs": outcome.logprobs,

@@ -29,6 +29,7 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "draft_structure": None,
         "draft_source": "",
         "second_reading": None,
+        "style_fallback": None,
         "drafts_reused": 0,
         "signals": {},
         "gate_decision": {},

@@ -1,14 +1,15 @@
 """Choose and check the long-form correctness rule (`eval/long_form.py`) against hand labels.
 
     .venv/bin/python bench/long_form_correctness.py LABELS.jsonl 'bench/results/**/*clapnq*/*.jsonl' \
-        [--name long_form_correctness]
+        [--fresh FRESH_LABELS.jsonl] [--name long_form_correctness]
 
 LABELS holds one blind judgement per distinct answer, {key, label, why}: label is correct, partial
 or wrong; key is "<question id>:<sha1 of the prediction, 10 hex>". The records give the question,
 gold and answer of each key. Questions are split by the parity of sha1(id)'s first hex digit: the
 thresholds are chosen on the even (tune) half, by agreement with "correct" against the rest, and
 reported on the odd (held-out) half. The harness's earlier rule (exact match or gold inside a short
-answer) is reported beside it.
+answer) is reported beside it. `--fresh` labels (answers to questions no label of LABELS covers,
+labelled after the floors were chosen) are a second held-out check, reported whole.
 """
 
 from __future__ import annotations
@@ -118,10 +119,23 @@ def choose(tune: list[Answer]) -> tuple[float, float]:
     return best[2], best[3]
 
 
+def _fresh_check(labels: Path, records: list[str], chosen: Callable[[Answer], bool]) -> dict[str, Any]:
+    fresh = labelled_answers(labels, records)
+    return {
+        "labels": str(labels), "answers": len(fresh), "questions": len({a["id"] for a in fresh}),
+        "label_counts": dict(Counter(a["label"] for a in fresh)),
+        "old_rule": agreement(fresh, short_rule), "new_rule": agreement(fresh, chosen),
+        "wrong": {name: wrong_agreement(fresh, rule) for name, rule in wrong_rules(chosen).items()},
+        "disagreements": [{"question": a["question"], "answer": a["prediction"][:160], "label": a["label"],
+                           "rule": chosen(a)} for a in fresh if (a["label"] == "correct") != chosen(a)],
+    }  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("labels", type=Path)
     parser.add_argument("records", nargs="+", help="record files (globs)")
+    parser.add_argument("--fresh", type=Path, default=None, help="labels of later, unseen questions")
     parser.add_argument("--name", default="long_form_correctness")
     args = parser.parse_args()
     answers = labelled_answers(args.labels, args.records)
@@ -137,6 +151,7 @@ def main() -> None:
         "held_out": {"old_rule": agreement(held, short_rule), "new_rule": agreement(held, chosen)},
         "wrong": {split: {name: wrong_agreement(part, rule) for name, rule in wrong_rules(chosen).items()}
                   for split, part in (("tune", tune), ("held_out", held))},
+        "fresh": _fresh_check(args.fresh, args.records, chosen) if args.fresh else None,
         "held_out_disagreements": [
             {"question": a["question"], "answer": a["prediction"][:160], "label": a["label"], "rule": chosen(a)}
             for a in held if (a["label"] == "correct") != chosen(a)

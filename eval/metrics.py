@@ -16,8 +16,9 @@ Everything here is a pure function of strings and flags, so it is unit-tested wi
   answer (the finalizer's short answer, or the full answer when it has at most
   `CONTAINMENT_MAX_TOKENS` normalized tokens). For long-form gold (passage sentences, ClapNQ),
   an answer that carries the gold's new information is correct too (`long_form.py`, chosen
-  against blind hand labels). Re-implemented (the upstream script is known broken). On an unanswerable item, answering scores −1 unless it is a false-premise item whose
-  answer rebuts the premise (+1).
+  against blind hand labels). Re-implemented (the upstream script is known broken). On an
+  unanswerable item, answering scores −1 unless it is a false-premise item whose answer rebuts
+  the premise (+1).
 * **False-premise detection**: an answer detects a false premise when it abstains or contains a
   rebuttal cue (`REBUTTAL_CUES`: "no", "not", "never", "false premise", "did not", "doesn't", …).
   This is a deliberately generous lexical proxy — any "not" counts — so read the rate as an upper

@@ -254,6 +254,12 @@ class Config:
         " from a passage (QUOTE [n]: …, checked; a grammar holds llama.cpp to it); auto = quoted for questions"
         " that ask for a name, date, number, place, yes/no or a choice, free for open questions.",
     )
+    free_style_fallback: bool = _f(
+        False,
+        "When a quoted draft declines (\"I don't know\" to the shortest-answer prompt), ask once more in the free"
+        " style (sentences with [n] markers) over the same passages; the free answer becomes the draft unless it"
+        " declines too. The small reader declines the short form on questions it answers in sentences.",
+    )
     answer_retry: bool = _f(
         False,
         "One targeted retry (REFLECT) on the best passages when the model declines although the evidence is"
