@@ -28,7 +28,14 @@ from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
 from anchorgate.tools.answer.dates import completed_date
-from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
+from anchorgate.tools.answer.quoted_draft import (
+    answer_grounding,
+    check_quotes,
+    draft_grammar,
+    non_answer,
+    parse_draft,
+    user_answer,
+)
 from anchorgate.tools.answer.second_reading import answers_agree, reversed_documents
 from anchorgate.tools.answer.short_numbers import counted_in_quote
 from anchorgate.tools.answer.support import repair_citations
@@ -204,8 +211,15 @@ async def _free_call(state: State, config: Config, stage: str) -> CallOutcome:
     )
 
 
-def _declined_short_form(draft: Mapping[str, Any], config: Config) -> bool:
-    return config.free_style_fallback and (draft.get("draft_structure") or {}).get("status") == "declined"
+def _declined_short_form(draft: Mapping[str, Any], state: State, config: Config) -> bool:
+    """A quoted draft that declined, or whose answer answers nothing (an echo of the question)."""
+    structure = draft.get("draft_structure") or {}
+    if not config.free_style_fallback or structure.get("status") not in {"declined", "quoted"}:
+        return False
+    if structure["status"] == "declined":
+        return True
+    yes_no = state.get("question_type") == "yes_no"
+    return non_answer(str(structure.get("answer") or ""), state["question"], yes_no) is not None
 
 
 async def _free_fallback(
@@ -256,7 +270,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         # the answer line comes first: its first token is the model's choice to answer or decline
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
         reread = await second_reading(state, config, outcome, draft)
-        if reread["second_reading"] is None and _declined_short_form(draft, config):
+        if reread["second_reading"] is None and _declined_short_form(draft, state, config):
             outcome, draft, abstain_p, reread = await _free_fallback(state, config, outcome, draft, abstain_p)
     else:
         outcome = await _free_call(state, config, "generate")

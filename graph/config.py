@@ -256,9 +256,10 @@ class Config:
     )
     free_style_fallback: bool = _f(
         False,
-        "When a quoted draft declines (\"I don't know\" to the shortest-answer prompt), ask once more in the free"
-        " style (sentences with [n] markers) over the same passages; the free answer becomes the draft unless it"
-        " declines too. The small reader declines the short form on questions it answers in sentences.",
+        'When a quoted draft declines ("I don\'t know" to the shortest-answer prompt) or answers nothing (an echo'
+        " of the question), ask once more in the free style (sentences with [n] markers) over the same passages;"
+        " the free answer becomes the draft unless it declines too. The small reader declines the short form on"
+        " questions it answers in sentences.",
     )
     answer_retry: bool = _f(
         False,

@@ -78,3 +78,14 @@ async def test_a_free_answer_the_passages_do_not_support_is_not_stopped_on(tmp_p
     result = await _ask(tmp_path, _reader(invented), free_style_fallback=True)
     assert result["telemetry"]["style_fallback"] == "answered"
     assert result["decision"] == "ABSTAIN"  # the gate measures the free draft like any other
+
+
+async def test_a_short_answer_echoing_the_question_is_asked_in_sentences_too(tmp_path: Path) -> None:
+    def reply(prompt: str) -> str:
+        if "QUOTE" in prompt:  # the answer line only repeats the question's words: it answers nothing
+            return f"The sirens in the film\nQUOTE [1]: {PASSAGES[0].text}"
+        return FREE_ANSWER
+
+    result = await _ask(tmp_path, ScriptedChatModel(script=reply, report_usage=True), free_style_fallback=True)
+    assert result["telemetry"]["style_fallback"] == "answered"
+    assert "three women" in result["answer"] and result["decision"] == "STOP"
