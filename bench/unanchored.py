@@ -3,7 +3,7 @@
     .venv/bin/python bench/unanchored.py RECORDS.jsonl [--dataset PATH [--format F] [--language L]]
     .venv/bin/python bench/unanchored.py RECORDS.jsonl --dataset PATH --partly-named
 
-`--partly-named` asks the other question of the eleventh session: which `ABSTAIN_MISSING_ANCHOR`
+`--partly-named` asks the other question measured with the rule (2026-11-26): which `ABSTAIN_MISSING_ANCHOR`
 answers `quote_overrides_partly_named_anchor` lets stand (a verified quote holding the answer, no anchor
 covered, each missing anchor a name a passage holds in part: `named_in_part` over whole passages).
 
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from anchorgate.eval.datasets import load_dataset
-from anchorgate.eval.metrics import best_over_aliases, token_f1
+from anchorgate.eval.scoring.metrics import best_over_aliases, token_f1
 from anchorgate.tools.answer.anchors import extract_anchors, named_in_part
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_unanchored
 from anchorgate.tools.answer.text import strip_citations
@@ -39,8 +39,8 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def withdrawn_draft(record: dict[str, Any]) -> str:
-    """The answer the gate measured: the draft (after citation repair; records since the eleventh
-    session keep it), else the quoted draft's answer line, else the answer given."""
+    """The answer the gate measured: the draft (after citation repair; records since 2026-11-26
+    keep it), else the quoted draft's answer line, else the answer given."""
     structure = record["telemetry"].get("draft_structure") or {}
     return str(record["telemetry"].get("draft") or structure.get("raw") or record["prediction"])
 

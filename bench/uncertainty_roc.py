@@ -13,7 +13,7 @@ wrong on each part, and the threshold that maximises Youden's J (TPR − FPR for
 threshold") on the tuning part only, with what that threshold does on the held-out part: how many
 wrong answers it would have stopped and how many right ones it would have cost. It also reports
 the tail cut: the lowest score of a right answer on the tuning part, below which every tuned answer
-was wrong (a guess), with the same held-out counts (`guess_answer_threshold`, twelfth session).
+was wrong (a guess), with the same held-out counts (`guess_answer_threshold`, 2026-11-26).
 Results: bench/results/<name>.json.
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_result  # noqa: E402
 
-from anchorgate.eval.metrics import answer_tokens  # noqa: E402
+from anchorgate.eval.scoring.text import answer_tokens  # noqa: E402
 from anchorgate.tools.answer.text import strip_citations  # noqa: E402
 
 SIGNALS = ("answer_confidence", "gen_confidence")

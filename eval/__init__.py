@@ -3,10 +3,12 @@
     from anchorgate.eval import run_eval, judge_accuracy
     run_eval("../shared/datasets/crag_sample", presets=["baseline", "A", "peer"], out_dir="runs/crag")
 
-Modules: `metrics` (EM/F1, CRAG score, abstention, false premise), `runner` (`run_eval`, resumable,
-LLM-cached), `peer` (the LangChain chain), `aggregate` + `report` + `plots` (metrics.json,
-report.md, PNGs), `judge_check` (`judge_accuracy` on HaluEval), `cli` (`anchorgate eval`).
-Heavy modules are imported lazily, so `import anchorgate.eval.metrics` stays cheap.
+Modules: `scoring` (the yardstick: right/wrong/abstained, answer keys, EM/F1, CRAG score, paired
+intervals, risk–coverage; imports no product code), `runner` (`run_eval`, resumable, LLM-cached),
+`records` (one record per question and preset), `peer` (the LangChain chain), `aggregate` +
+`report` + `plots` (metrics.json, report.md, PNGs), `judge_check` (`judge_accuracy` on HaluEval),
+`cli` (`anchorgate eval`). Heavy modules are imported lazily, so `import anchorgate.eval.scoring`
+stays cheap.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ _EXPORTS = {
     "EvalError": "anchorgate.eval.errors",
     "judge_accuracy": "anchorgate.eval.judge_check",
     "run_eval": "anchorgate.eval.runner",
-    "score_question": "anchorgate.eval.metrics",
+    "score_question": "anchorgate.eval.scoring.metrics",
     "write_report": "anchorgate.eval.report",
 }
 

@@ -3,11 +3,12 @@
 Conventions (also printed in report.md):
 * F1 / EM / CRAG score are averaged over the questions where they are defined (answerable with a
   gold string for F1/EM; CRAG also covers unanswerable items); an abstention counts as F1 = 0.
-* `overlap_mean` averages support overlap over *all* questions, an abstention counting 0 (the
-  project's definition: no supported sentence). `overlap_answered_mean` averages over answered
-  questions only. The acceptance check uses `overlap_mean`, which abstaining cannot inflate.
-* "IDK → supported": the baseline abstained, the preset answered, the answer is correct (CRAG
-  correctness) and supported (overlap ≥ `SUPPORTED_OVERLAP`).
+* Right / wrong / abstained count the questions with a CRAG score: +1, −1 and 0 (`eval.scoring`).
+  Support overlap is not a score: the product computes and optimises it, so it cannot judge itself
+  (records keep the product's own figure as `overlap_graph`, to explain decisions).
+* "IDK → right": the baseline abstained, the preset answered, and the answer is right.
+* A record without an answer field is scored as no answer (abstained) and counted in
+  `records_without_answer`, which the report shows as a warning.
 * Round plans and guarded rewrites (`round_strategies`, `rewrites_*`) count what the telemetry
   logged: one plan per retrieval round planned (strategy `none` = a round the planner did not
   spend), one rewrite per query-rewriter call, rejected ones by the guard's reason.
@@ -16,7 +17,7 @@ Conventions (also printed in report.md):
   model declined) or `abstained` (the gate abstained for another reason).
 * A question whose run hit an LLM fault (`llm_fault` in its record: the server was unavailable,
   rate limited, timed out or sent a malformed reply) is not model output. It is counted in
-  `questions` and `llm_faults` and left out of every other number: F1, EM, CRAG, overlap, the
+  `questions` and `llm_faults` and left out of every other number: F1, EM, CRAG, right/wrong, the
   answered/abstained counts and rates, tokens, latency, stop reasons, IDK → supported, the worst.
 """
 
@@ -26,11 +27,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from anchorgate.eval.metrics import abstention_precision_recall, mean, percentile
+from anchorgate.eval.scoring.metrics import abstention_precision_recall, mean, percentile
+from anchorgate.eval.scoring.records import has_answer
 
-SUPPORTED_OVERLAP = 0.5
 TOKENS_RATIO_MAX = 1.2
-OVERLAP_MARGIN = 0.05
 ABSTENTION_RECALL_MARGIN = 0.20
 ANSWER_RATE_MAX_DROP = 0.05
 Record = dict[str, Any]
@@ -117,9 +117,12 @@ def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
         "f1_mean": _r(mean([r["f1"] for r in records])),
         "f1_p50": _r(percentile([r["f1"] for r in records if r["f1"] is not None], 50)),
         "em_mean": _r(mean([r["em"] for r in records])),
-        "overlap_mean": _r(mean([r["overlap"] for r in records])),
-        "overlap_p50": _r(percentile([r["overlap"] for r in records], 50)),
-        "overlap_answered_mean": _r(mean([r["overlap"] for r in answered])),
+        "right": crag.count(1),
+        "wrong": crag.count(-1),
+        "abstained": crag.count(0),
+        "scored_by": dict(sorted(Counter(str(r.get("scored_by") or "gold") for r in records).items())),
+        "long_form_right": sum(bool(r.get("long_form_correct")) for r in records),
+        "records_without_answer": sum(not has_answer(r) for r in records),
         "crag_score_mean": _r(mean(crag)),
         "crag_counts": {"correct": crag.count(1), "missing": crag.count(0), "incorrect": crag.count(-1)},
         "tokens_mean": _r(mean(tokens), 1),
@@ -140,7 +143,6 @@ def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
         "abstention_recall": _r(recall),
         "false_premise_questions": len(false_premise),
         "false_premise_rate": _r(mean([float(bool(r["false_premise_detected"])) for r in false_premise])),
-        "unsupported_claims": sum(r["claims"] - r["claims_supported"] for r in answered),
         "stop_reasons": dict(sorted(Counter(r["reason"] for r in records).items())),
         "round2_share": _r(sum(int(r.get("rounds") or 0) >= 2 for r in records) / len(records)) if records else None,
         **round_plan_counts(records),
@@ -152,14 +154,10 @@ def summarize(all_records: Sequence[Record]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def idk_to_supported(baseline: Sequence[Record], preset: Sequence[Record]) -> list[str]:
-    """Ids the baseline abstained on and the preset answered correctly with support."""
+def idk_to_right(baseline: Sequence[Record], preset: Sequence[Record]) -> list[str]:
+    """Ids the baseline abstained on and the preset answered right."""
     abstained = {r["id"] for r in scored_records(baseline) if r["abstained"]}
-    return [
-        r["id"]
-        for r in scored_records(preset)
-        if r["id"] in abstained and not r["abstained"] and r["correct"] and r["overlap"] >= SUPPORTED_OVERLAP
-    ]
+    return [r["id"] for r in scored_records(preset) if r["id"] in abstained and r.get("crag_score") == 1]
 
 
 def _check(name: str, target: str, value: Any, reference: Any, met: bool | None, ratio: Any = None) -> dict[str, Any]:
@@ -177,9 +175,6 @@ def acceptance(base: dict[str, Any], run: dict[str, Any]) -> list[dict[str, Any]
                          None if ratio is None else ratio <= TOKENS_RATIO_MAX, ratio))  # fmt: skip
     b_f1, r_f1 = base["f1_mean"], run["f1_mean"]
     checks.append(_check("F1", "≥ baseline", r_f1, b_f1, None if b_f1 is None or r_f1 is None else r_f1 >= b_f1))
-    b_ov, r_ov = base["overlap_mean"], run["overlap_mean"]
-    met_ov = None if b_ov is None or r_ov is None else r_ov >= b_ov + OVERLAP_MARGIN - 1e-9
-    checks.append(_check("support overlap", f"≥ baseline + {OVERLAP_MARGIN}", r_ov, b_ov, met_ov))
     b_w, r_w = base["wrong_on_answerable"], run["wrong_on_answerable"]
     checks.append(_check("wrong-on-answerable", "< baseline (or both 0)", r_w, b_w, r_w < b_w or r_w == b_w == 0))
     if base["abstention_recall"] is not None and run["abstention_recall"] is not None:
@@ -192,10 +187,10 @@ def acceptance(base: dict[str, Any], run: dict[str, Any]) -> list[dict[str, Any]
     return checks
 
 
-def badness(record: Record) -> tuple[float, float, float, float]:
-    """Sort key, worst first: CRAG score, then F1, then overlap, then more tokens."""
+def badness(record: Record) -> tuple[float, float, float]:
+    """Sort key, worst first: CRAG score, then F1, then more tokens."""
     crag = record["crag_score"] if record["crag_score"] is not None else 0
-    return (float(crag), float(record["f1"] or 0.0), float(record["overlap"]), -float(record["tokens"]["total"]))
+    return (float(crag), float(record["f1"] or 0.0), -float(record["tokens"]["total"]))
 
 
 def worst(records: Sequence[Record], n: int = 5) -> list[Record]:
@@ -218,6 +213,20 @@ def explain(record: Record) -> str:
     if skipped:
         parts.append("skipped calls " + ", ".join(skipped))
     parts.append(f"{len(telemetry.get('context_ids', []))} passages")
-    if record["claims"]:
-        parts.append(f"{record['claims_supported']}/{record['claims']} claims supported")
     return "; ".join(parts)
+
+
+def answer_confidence(record: Record) -> float | None:
+    """The gate's answer confidence at its last decision (`answer_confidence`, else `gen_confidence`)."""
+    gate = (record.get("telemetry") or {}).get("gate") or []
+    if not gate:
+        return None
+    last = gate[-1]
+    value = last.get("answer_confidence")
+    value = last.get("gen_confidence") if value is None else value
+    return float(value) if isinstance(value, int | float) else None
+
+
+def outcome(record: Record) -> str | None:
+    """ "right", "wrong" or "abstained" from the CRAG score; None when the question has no reference."""
+    return {1: "right", -1: "wrong", 0: "abstained"}.get(record.get("crag_score"))  # type: ignore[arg-type]

@@ -2,6 +2,7 @@
 
     anchorgate eval --dataset ../shared/datasets/crag_sample --presets baseline,A,B,peer --out runs/crag
     anchorgate eval --dataset ../shared/datasets/clapnq --limit 80 --presets baseline,A --out runs/clapnq
+    anchorgate eval --dataset my_set.jsonl --answer-keys my_keys.jsonl --presets baseline,A --out runs/mine
     anchorgate eval --dataset ../shared/datasets/clapnq --skip 80 --limit 120 --presets baseline,A --out runs/clapnq
     anchorgate eval --dataset ../shared/datasets/nomiracl --language id --limit 60 --presets baseline,A --out runs/nm-id
     anchorgate eval --dataset ../shared/datasets/halueval_qa --judge-check --limit 100 --out runs/judge
@@ -74,13 +75,27 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     sub.add_argument("--language", default=None, help="keep only questions in this language (en, id)")
     sub.add_argument("--presets", default="baseline,A", help="comma-separated: baseline, A, B, C, peer")
     sub.add_argument("--limit", default=None, metavar="N", help="first N questions (N >= 1)")
-    sub.add_argument("--skip", default=None, metavar="K",
-                     help="leave out the first K of the selected questions (with --limit N: questions K+1…N)")
-    sub.add_argument("--concurrency", default="1", metavar="N",
-                     help="questions in flight at once, for a model server (openai:, ollama:); 1 for a local model")
+    sub.add_argument(
+        "--skip",
+        default=None,
+        metavar="K",
+        help="leave out the first K of the selected questions (with --limit N: questions K+1…N)",
+    )
+    sub.add_argument(
+        "--concurrency",
+        default="1",
+        metavar="N",
+        help="questions in flight at once, for a model server (openai:, ollama:); 1 for a local model",
+    )
     models = "local (1.5B), local-0.5b, gguf:/path, openai:<model>, ollama:<model>"
     sub.add_argument("--llm", default=None, metavar="SPEC", help=models)
     sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting (repeatable)")
+    sub.add_argument(
+        "--answer-keys",
+        default=None,
+        metavar="FILE",
+        help="answer keys scoring correctness (JSON Lines; ClapNQ's are found beside the dataset)",
+    )
     sub.add_argument("--out", required=True, metavar="DIR", help="output folder")
     sub.add_argument("--force", action="store_true", help="replace results of a run with other settings in DIR")
     sub.add_argument("--llm-cache", default=None, metavar="FILE", help="LLM reply cache (default: in the cache dir)")
@@ -120,7 +135,7 @@ def run_eval_command(args: argparse.Namespace) -> int:
     summary = run_eval(
         args.dataset, args.format, presets, args.limit, overrides, args.out, args.force, args.corpus,
         progress=not args.no_progress, language=args.language, llm_cache=llm_cache, concurrency=args.concurrency,
-        skip=args.skip,
+        skip=args.skip, answer_keys=args.answer_keys,
     )  # fmt: skip
     print(_summary_lines(summary))
     return 0
@@ -145,8 +160,8 @@ def _summary_lines(summary: dict[str, Any]) -> str:
              + (f"rescored {rescored} · " if rescored else "") + f"LLM cache {summary['llm_cache']}"]  # fmt: skip
     for preset, s in metrics["presets"].items():
         lines.append(
-            f"{preset:>8}: F1 {s['f1_mean']} · overlap {s['overlap_mean']} · CRAG {s['crag_score_mean']} · "
-            f"tokens/Q {s['tokens_mean']} · IDK {s['idk_count']} · wrong {s['wrong_on_answerable']}"
+            f"{preset:>8}: right {s['right']} · wrong {s['wrong']} · abstained {s['abstained']} · "
+            f"CRAG {s['crag_score_mean']} · F1 {s['f1_mean']} · tokens/Q {s['tokens_mean']}"
             f" · LLM faults {s['llm_faults']}"
         )
     faults = sum(s["llm_faults"] for s in metrics["presets"].values())

@@ -1,7 +1,7 @@
 """PNG plots of a run (matplotlib's Agg canvas, no display, no pyplot global state).
 
-* `pareto.png`: support overlap vs tokens per question, one labelled point per preset, with the
-  Pareto front (no other preset has both fewer tokens and more overlap) drawn as a line.
+* `pareto.png`: CRAG score vs tokens per question, one labelled point per preset, with the Pareto
+  front (no other preset has both fewer tokens and a higher score) drawn as a line.
 * `bar_<metric>.png`: one bar chart per metric, presets side by side.
 """
 
@@ -16,7 +16,8 @@ from matplotlib.figure import Figure
 BAR_METRICS: tuple[tuple[str, str], ...] = (
     ("f1_mean", "Short-answer F1 (mean)"),
     ("em_mean", "Exact match (mean)"),
-    ("overlap_mean", "Support overlap (mean, IDK = 0)"),
+    ("right", "Right answers (count)"),
+    ("wrong", "Wrong answers (count)"),
     ("crag_score_mean", "CRAG score (mean)"),
     ("tokens_mean", "Tokens per question (mean)"),
     ("latency_p50", "Latency p50 (s)"),
@@ -36,12 +37,12 @@ def _save(fig: Figure, path: Path) -> Path:
 
 
 def pareto_front(points: dict[str, tuple[float, float]]) -> list[str]:
-    """Presets not dominated by another (fewer-or-equal tokens and higher-or-equal overlap, one strictly)."""
+    """Presets not dominated by another (fewer-or-equal tokens and higher-or-equal score, one strictly)."""
 
     def dominated(name: str) -> bool:
-        tokens, overlap = points[name]
+        tokens, score = points[name]
         return any(
-            t <= tokens and o >= overlap and (t < tokens or o > overlap)
+            t <= tokens and o >= score and (t < tokens or o > score)
             for other, (t, o) in points.items()
             if other != name
         )
@@ -50,11 +51,11 @@ def pareto_front(points: dict[str, tuple[float, float]]) -> list[str]:
 
 
 def pareto_plot(summaries: dict[str, dict[str, Any]], path: Path, title: str) -> Path | None:
-    """Overlap vs tokens/question, one point per preset; None when no preset has both numbers."""
+    """CRAG score vs tokens/question, one point per preset; None when no preset has both numbers."""
     points = {
-        name: (float(s["tokens_mean"]), float(s["overlap_mean"]))
+        name: (float(s["tokens_mean"]), float(s["crag_score_mean"]))
         for name, s in summaries.items()
-        if s.get("tokens_mean") is not None and s.get("overlap_mean") is not None
+        if s.get("tokens_mean") is not None and s.get("crag_score_mean") is not None
     }
     if not points:
         return None
@@ -63,14 +64,14 @@ def pareto_plot(summaries: dict[str, dict[str, Any]], path: Path, title: str) ->
     labels: dict[tuple[float, float], list[str]] = {}
     for name, point in points.items():
         labels.setdefault(point, []).append(name)  # presets on the same spot share one label
-    for (tokens, overlap), names in labels.items():
-        ax.scatter([tokens], [overlap], s=60, zorder=3)
-        ax.annotate(", ".join(names), (tokens, overlap), textcoords="offset points", xytext=(6, 6))
+    for (tokens, score), names in labels.items():
+        ax.scatter([tokens], [score], s=60, zorder=3)
+        ax.annotate(", ".join(names), (tokens, score), textcoords="offset points", xytext=(6, 6))
     front = pareto_front(points)
     ax.plot([points[n][0] for n in front], [points[n][1] for n in front], linestyle="--", color="grey", zorder=2)
     ax.set_xlabel("tokens per question (mean)")
-    ax.set_ylabel("support overlap (mean)")
-    ax.set_title(f"{title}: overlap vs tokens")
+    ax.set_ylabel("CRAG score (mean)")
+    ax.set_title(f"{title}: CRAG score vs tokens")
     ax.grid(True, alpha=0.3)
     return _save(fig, path)
 

@@ -2,7 +2,9 @@
 
 The report reads the per-preset JSON Lines results for the run's current question ids, so it can
 be rebuilt at any time (`write_report(out, settings, ids)`) and a partially finished run reports
-what it has. Conventions for every number are in `eval.aggregate`.
+what it has. Conventions for every number are in `eval.aggregate`; every comparison of two presets
+carries a paired bootstrap interval (`eval.scoring.paired`), and each preset's answers are ranked
+by the gate's answer confidence into a risk–coverage curve (`eval.scoring.risk_coverage`).
 """
 
 from __future__ import annotations
@@ -11,30 +13,32 @@ from pathlib import Path
 from typing import Any
 
 from anchorgate.eval.aggregate import (
-    OVERLAP_MARGIN,
-    SUPPORTED_OVERLAP,
     TOKENS_RATIO_MAX,
     acceptance,
     explain,
-    idk_to_supported,
+    idk_to_right,
     is_llm_fault,
     summarize,
     worst,
 )
+from anchorgate.eval.comparisons import MAX_RISK, paired_comparisons, risk_coverage_by_preset, risk_summary
 from anchorgate.eval.plots import write_plots
+from anchorgate.eval.risk_plot import write_risk_coverage_plot
 from anchorgate.eval.store import load_results, write_json
 
 BASELINE = "baseline"
 DATASET_KEYS = ("dataset_path", "dataset_sha256", "format", "language", "limit", "skip")
+SCORING_KEYS = ("answer_keys", "answer_keys_sha256")
 TABLE_ROWS: tuple[tuple[str, str], ...] = (
     ("questions", "questions"),
     ("llm_faults", "LLM faults (not scored, not in any row below)"),
+    ("right", "right"),
+    ("wrong", "wrong"),
+    ("abstained", "abstained"),
+    ("long_form_right", "right by the long-form rule (secondary; long-form gold only)"),
     ("f1_mean", "F1 (short answer, mean)"),
     ("f1_p50", "F1 p50"),
     ("em_mean", "EM (mean)"),
-    ("overlap_mean", "support overlap (mean, IDK = 0)"),
-    ("overlap_p50", "support overlap p50"),
-    ("overlap_answered_mean", "support overlap (answered only)"),
     ("crag_score_mean", "CRAG score (mean)"),
     ("tokens_mean", "tokens/Q mean"),
     ("tokens_p50", "tokens/Q p50"),
@@ -48,23 +52,26 @@ TABLE_ROWS: tuple[tuple[str, str], ...] = (
     ("abstention_precision", "abstention precision (unanswerable)"),
     ("abstention_recall", "abstention recall (unanswerable)"),
     ("false_premise_rate", "false-premise detection rate"),
-    ("unsupported_claims", "unsupported answer sentences"),
     ("round2_share", "share with round 2"),
     ("errors", "errors"),
 )
 
 
 def build_metrics(settings: dict[str, Any], results: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """The metrics.json payload: per-preset summaries, acceptance vs baseline, IDK → supported, worst."""
+    """The metrics.json payload: per-preset summaries, paired differences, risk–coverage, acceptance vs
+    baseline, IDK → right, worst."""
     summaries = {preset: summarize(records) for preset, records in results.items() if records}
     base = summaries.get(BASELINE)
     payload: dict[str, Any] = {
         "dataset": {k: settings.get(k) for k in DATASET_KEYS},
         "llm": settings.get("llm"),
         "overrides": settings.get("overrides", {}),
+        "scoring": {k: settings.get(k) for k in SCORING_KEYS},
         "presets": summaries,
+        "paired": paired_comparisons(results),
+        "risk_coverage": {p: risk_summary(rc) for p, rc in risk_coverage_by_preset(results).items()},
         "acceptance": {},
-        "idk_to_supported": {},
+        "idk_to_right": {},
         "worst": {},
         "llm_faults": {p: [_fault_entry(r) for r in records if is_llm_fault(r)] for p, records in results.items()},
     }
@@ -74,7 +81,7 @@ def build_metrics(settings: dict[str, Any], results: dict[str, list[dict[str, An
         payload["worst"][preset] = [_worst_entry(r) for r in worst(records)]
         if base is not None and preset != BASELINE:
             payload["acceptance"][preset] = acceptance(base, summaries[preset])
-            payload["idk_to_supported"][preset] = idk_to_supported(results[BASELINE], records)
+            payload["idk_to_right"][preset] = idk_to_right(results[BASELINE], records)
     return payload
 
 
@@ -83,7 +90,7 @@ def _worst_entry(record: dict[str, Any]) -> dict[str, Any]:
         "id": record["id"], "question": record["question"], "gold": record["gold"][:3],
         "prediction": record["short_answer"] or record["prediction"], "decision": record["decision"],
         "reason": record["reason"], "crag_score": record["crag_score"], "f1": record["f1"],
-        "overlap": record["overlap"], "tokens": record["tokens"]["total"], "why": explain(record),
+        "tokens": record["tokens"]["total"], "why": explain(record),
     }  # fmt: skip
 
 
@@ -137,16 +144,22 @@ def render_markdown(metrics: dict[str, Any], plots: list[Path], title: str) -> s
         shares = ", ".join(f"{n} {_fmt(v)}" for n, v in cached.items())
         lines += [f"Note: some LLM calls were answered from the on-disk LLM cache ({shares} of calls); tokens and "
                   "answers are those of the original calls, but latency is not model latency there.", ""]  # fmt: skip
-    lines += _faults_section(metrics) + _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
+    lines += _warnings_section(presets)
+    lines += _faults_section(metrics) + _paired_section(metrics) + _risk_section(metrics)
+    lines += _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
     lines += _reasons_section(presets) + _triggers_section(presets) + _rounds_section(presets)
     lines += _worst_section(metrics)
     lines += ["## Conventions", "",
+              "Scored by `anchorgate.eval.scoring`, which imports no product code. Right / wrong / abstained: CRAG "
+              "+1 / −1 / 0. Correct: the item's answer key when it has one (ClapNQ), else exact/alias match or the "
+              "gold inside a short answer. Abstained: the run did not STOP, or the answer declines (the scorer's own "
+              "refusal phrases, English, Indonesian and Chinese). "
               "F1/EM: SQuAD v1.1 normalization, best over aliases, abstention = 0, answerable items with gold only. "
-              "CRAG: +1 correct (exact/alias match or gold contained in a short answer), 0 abstain, −1 otherwise. "
-              "Overlap: share of answer sentences supported by the passages they cite (IDK = 0). "
-              f"IDK → supported: baseline abstained, preset correct with overlap ≥ {SUPPORTED_OVERLAP}. "
+              "Paired differences: b − a on the questions both presets scored, paired bootstrap 95% interval "
+              "(10,000 resamples, fixed seed); an interval including 0 is no measurable difference. "
+              "IDK → right: baseline abstained, preset right. "
               "LLM faults (the server unavailable, rate limited, timed out or malformed: ABSTAIN_LLM_*) are not "
-              "model output: they are counted in questions and LLM faults only, never in F1, EM, CRAG, overlap, "
+              "model output: they are counted in questions and LLM faults only, never in F1, EM, CRAG, right/wrong, "
               "answered/abstained counts and rates, tokens or latency; running the same command again retries them.",
               ""]  # fmt: skip
     return "\n".join(lines)
@@ -169,8 +182,8 @@ def _acceptance_section(metrics: dict[str, Any]) -> list[str]:
     lines = ["## Against baseline", ""]
     if not metrics["acceptance"]:
         return [*lines, "No baseline results in this folder: run with `--presets baseline,…` to get the checks.", ""]
-    lines += [f"Targets: tokens/Q ≤ {TOKENS_RATIO_MAX}× baseline, F1 ≥ baseline, overlap ≥ baseline + "
-              f"{OVERLAP_MARGIN}, wrong-on-answerable lower.", ""]  # fmt: skip
+    lines += [f"Targets: tokens/Q ≤ {TOKENS_RATIO_MAX}× baseline, F1 ≥ baseline, wrong-on-answerable lower "
+              "(point comparisons: the paired intervals above say which differences are measurable).", ""]  # fmt: skip
     rows = []
     for preset, checks in metrics["acceptance"].items():
         for check in checks:
@@ -190,11 +203,47 @@ def _plots_section(plots: list[Path]) -> list[str]:
     return lines + [f"![{p.stem}]({p.name})" for p in plots] + [""]
 
 
+def _warnings_section(presets: dict[str, dict[str, Any]]) -> list[str]:
+    """Records that had no answer field: scored as no answer, counted here so none is lost silently."""
+    counts = {n: s.get("records_without_answer", 0) for n, s in presets.items() if s.get("records_without_answer")}
+    if not counts:
+        return []
+    listed = ", ".join(f"{n} {c}" for n, c in counts.items())
+    return ["## Warnings", "", f"Records without an answer field, scored as no answer (abstained): {listed}.", ""]
+
+
+def _paired_section(metrics: dict[str, Any]) -> list[str]:
+    """Every preset pair: b − a in right, wrong and CRAG score, each with its paired 95% interval."""
+    lines = ["## Paired differences (b − a, 95% interval)", ""]
+    if not metrics.get("paired"):
+        return [*lines, "One preset only: nothing to compare.", ""]
+    rows = [[f"{e['b']} − {e['a']}", str(e["n"]), e["right"]["text"], e["wrong"]["text"], e["crag"]["text"]]
+            for e in metrics["paired"]]  # fmt: skip
+    note = ("Right and wrong are differences in counts, CRAG in the mean score per question. An interval that "
+            "includes 0 is no measurable difference.")  # fmt: skip
+    return [*lines, *_table(["b − a", "questions", "right", "wrong", "CRAG (mean)"], rows), "", note, ""]
+
+
+def _risk_section(metrics: dict[str, Any]) -> list[str]:
+    """How well the gate's answer confidence ranks each preset's own answers."""
+    lines = ["## Risk–coverage (answers ranked by the gate's answer confidence)", ""]
+    curves = metrics.get("risk_coverage") or {}
+    if not curves:
+        return [*lines, "No scored answers.", ""]
+    rows = [[name, str(c["answered"]), _fmt(c["aurc"]), _fmt(c["coverage_at_10pct_risk"]),
+             _fmt(c["operating_coverage"]), _fmt(c["operating_risk"])] for name, c in curves.items()]  # fmt: skip
+    note = (f"Coverage counts abstentions in its denominator, so each curve ends at the preset's operating point; "
+            f"AURC is the area under the selective-risk curve up to it (lower is better); coverage at "
+            f"{MAX_RISK:.0%} risk is the largest share of questions answerable at that error rate.")  # fmt: skip
+    header = ["preset", "answered", "AURC", f"coverage at {MAX_RISK:.0%} risk", "operating coverage", "operating risk"]
+    return [*lines, *_table(header, rows), "", note, ""]
+
+
 def _idk_section(metrics: dict[str, Any]) -> list[str]:
-    lines = ["## IDK → supported", ""]
-    if not metrics["idk_to_supported"]:
+    lines = ["## IDK → right", ""]
+    if not metrics["idk_to_right"]:
         return [*lines, "–", ""]
-    for preset, ids in metrics["idk_to_supported"].items():
+    for preset, ids in metrics["idk_to_right"].items():
         lines.append(f"- {preset}: {len(ids)}" + (f" ({', '.join(ids)})" if ids else ""))
     return [*lines, ""]
 
@@ -241,9 +290,9 @@ def _worst_section(metrics: dict[str, Any]) -> list[str]:
     lines = ["## Five worst questions per preset", ""]
     for preset, entries in metrics["worst"].items():
         rows = [[_cell(e["id"], 30), _cell(e["question"], 70), _cell("; ".join(e["gold"]) or "–", 40),
-                 _cell(e["prediction"], 60), e["decision"], _fmt(e["crag_score"]), _fmt(e["f1"]), _fmt(e["overlap"]),
+                 _cell(e["prediction"], 60), e["decision"], _fmt(e["crag_score"]), _fmt(e["f1"]),
                  str(e["tokens"]), _cell(e["why"], 160)] for e in entries]  # fmt: skip
-        header = ["id", "question", "gold", "prediction", "decision", "CRAG", "F1", "overlap", "tokens", "why"]
+        header = ["id", "question", "gold", "prediction", "decision", "CRAG", "F1", "tokens", "why"]
         lines += [f"### {preset}", "", *_table(header, rows), ""]
     return lines
 
@@ -254,6 +303,8 @@ def write_report(out: Path, settings: dict[str, Any], ids: list[str]) -> dict[st
     metrics = build_metrics(settings, results)
     title = Path(str(settings.get("dataset_path", "dataset"))).name
     plots = write_plots(metrics["presets"], out, title) if metrics["presets"] else []
+    curve = write_risk_coverage_plot(risk_coverage_by_preset(results), out / "risk_coverage.png", title)
+    plots += [curve] if curve is not None else []
     write_json(out / "metrics.json", metrics, sort_keys=False)  # keep the presets in run order
     (out / "report.md").write_text(render_markdown(metrics, plots, title), encoding="utf-8")
     return {"metrics": str(out / "metrics.json"), "report": str(out / "report.md"), "plots": [str(p) for p in plots]}

@@ -1,8 +1,9 @@
 """`run_eval`: ask every question of a dataset with every preset, score it, write results and a report.
 
-Per question and preset the record holds the gold, the prediction, every metric of
-`eval.metrics`, the support overlap measured the same way for all presets (see `_overlap`),
-tokens, latency and the telemetry that explains the decision (`eval.records`). Runs are resumable
+Per question and preset the record holds the gold, the answer, every score of `eval.scoring`
+(which imports no product code), tokens, latency and the telemetry that explains the decision
+(`eval.records`). ClapNQ is scored with its hand-written answer keys (`answer_keys`, found beside
+the dataset as `clapnq_answer_keys/answer_keys.jsonl` when not given; `eval.scoring.keys`). Runs are resumable
 (see `eval.store`) and LLM replies are cached on disk (see `eval.llm_cache`). Questions are taken
 in dataset order and, for each question, every preset runs before the next question, so a killed
 run leaves all presets scored on the same prefix. A question whose run hit an LLM fault is
@@ -27,7 +28,7 @@ import asyncio
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -42,6 +43,7 @@ from anchorgate.eval.llm_cache import CacheRegistry, namespace_for
 from anchorgate.eval.peer import PEER, ask_peer
 from anchorgate.eval.records import build_record, rescore_results
 from anchorgate.eval.report import write_report
+from anchorgate.eval.scoring.keys import AnswerKey, AnswerKeyError, check_keys, load_answer_keys
 from anchorgate.eval.slots import effective_concurrency, slot_bundle
 from anchorgate.eval.store import (
     SCHEMA_VERSION,
@@ -98,8 +100,45 @@ def _skip_leaves_nothing(
     dataset = load_eval_dataset(dataset_path, fmt, corpus_path=corpus_path, limit=skip, language=language)
     available = len(dataset.items)  # fewer than `skip`, else a question would have been left
     where = f" in language {language!r}" if language else ""
-    raise EvalUsageError(f"--skip {skip} leaves no questions: the dataset has {available}{where}",
-                         f"use a --skip below {available}" if available else "check --dataset and --language")
+    raise EvalUsageError(
+        f"--skip {skip} leaves no questions: the dataset has {available}{where}",
+        f"use a --skip below {available}" if available else "check --dataset and --language",
+    )
+
+
+KEYS_BESIDE = {"clapnq": Path("clapnq_answer_keys") / "answer_keys.jsonl"}
+"""Formats whose answer keys sit beside the dataset folder, used when `answer_keys` is not given."""
+
+
+def answer_keys_path(dataset: QADataset, answer_keys: str | Path | None) -> Path | None:
+    """The key file to score with: the given one, else the one beside a ClapNQ dataset if present."""
+    if answer_keys is not None:
+        return Path(answer_keys)
+    beside = KEYS_BESIDE.get(dataset.format)
+    if beside is None:
+        return None
+    folder = Path(dataset.path)
+    candidate = (folder if folder.is_dir() else folder.parent).parent / beside
+    return candidate if candidate.is_file() else None
+
+
+def load_run_keys(dataset: QADataset, path: Path | None, all_ids: Sequence[str]) -> dict[str, AnswerKey]:
+    """The answer keys for the run's answerable questions, checked against the dataset (exit 65 if they do not fit)."""
+    if path is None:
+        return {}
+    if not path.is_file():
+        raise EvalInputError(f"answer keys {path}: no such file", "pass --answer-keys FILE (JSON Lines)")
+    try:
+        keys = load_answer_keys(path)
+        check_keys(keys, all_ids, [item.id for item in dataset.items if item.answerable])
+    except AnswerKeyError as exc:
+        raise EvalDataError(f"answer keys {path}: {exc}", "pass the key file written for this dataset") from exc
+    return keys
+
+
+def _all_ids(dataset_path: str | Path, fmt: str, corpus_path: str | Path | None) -> list[str]:
+    """Every question id of the dataset, whatever the limit or language: what a key file may name."""
+    return [item.id for item in load_eval_dataset(dataset_path, fmt, corpus_path=corpus_path).items]
 
 
 def preset_configs(presets: Sequence[str], overrides: dict[str, Any]) -> dict[str, Config]:
@@ -175,6 +214,7 @@ def run_eval(
     services_factory: ServicesFactory | None = None,
     concurrency: int = 1,
     skip: int = 0,
+    answer_keys: str | Path | None = None,
 ) -> dict[str, Any]:
     """Evaluate `presets` on a dataset into `out_dir`; returns a summary (counts, cache stats, files).
 
@@ -183,6 +223,7 @@ def run_eval(
     (tests pass fakes; default: the real embeddings and chat model). `concurrency`: runs in flight
     (reduced to 1 for a local llama.cpp model; the summary's `concurrency_note` says so). `skip`
     leaves out the first questions of the selection (`skip=150, limit=250`: questions 151–250).
+    `answer_keys`: a key file scoring correctness (`eval.scoring.keys`); ClapNQ's is found beside it.
     """
     overrides = dict(overrides or {})
     check_limit(limit)
@@ -192,6 +233,9 @@ def run_eval(
                                 skip=skip)  # fmt: skip
     if skip and not dataset.items:
         _skip_leaves_nothing(dataset_path, fmt, corpus_path, language, skip)
+    keys_file = answer_keys_path(dataset, answer_keys)
+    all_ids = _all_ids(dataset_path, fmt, corpus_path) if keys_file else []
+    keys = load_run_keys(dataset, keys_file, all_ids)
     configs = preset_configs(presets, overrides)
     base = resolve_config("baseline", overrides)
     concurrency, note = effective_concurrency(requested, base.llm)
@@ -204,13 +248,15 @@ def run_eval(
     )
     try:
         with tempfile.TemporaryDirectory(prefix="anchorgate-eval-") as checkpoints:
-            plan = _Plan(dataset, configs, provider, out, f"{checkpoints}/c.sqlite", caches, concurrency)
+            plan = _Plan(dataset, configs, provider, out, f"{checkpoints}/c.sqlite", caches, concurrency, keys)
             added = asyncio.run(_answer_all(plan, progress))
     finally:
         stats = caches.stats()
         caches.close()
-    rescored = rescore_results(out, configs, dataset.items)  # records of an earlier scoring rule
-    paths = write_report(out, settings, [item.id for item in dataset.items])
+    rescored = rescore_results(out, configs, dataset.items, keys)  # records of an earlier scoring rule
+    scoring = {"answer_keys": str(keys_file) if keys_file else None,
+               "answer_keys_sha256": content_hash(keys_file) if keys_file else None}  # fmt: skip
+    paths = write_report(out, {**settings, **scoring}, [item.id for item in dataset.items])
     return {"out_dir": str(out), "questions": len(dataset.items), "presets": list(configs), "new_records": added,
             "rescored": rescored, "llm_cache": stats, "files": paths, "concurrency": concurrency,
             "concurrency_note": note}  # fmt: skip
@@ -227,6 +273,7 @@ class _Plan:
     checkpoint_db: str
     caches: CacheRegistry
     concurrency: int = 1
+    keys: dict[str, AnswerKey] = field(default_factory=dict)
 
 
 async def _answer_all(plan: _Plan, progress: bool) -> dict[str, int]:
@@ -276,8 +323,7 @@ async def _record(plan: _Plan, item: QAItem, preset: str, slot: int) -> dict[str
     config = plan.configs[preset]
     bundle, cache_view = slot_bundle(plan.provider.bundle(item, config), slot)
     answer = await _ask(item, preset, config, bundle, plan.checkpoint_db)
-    # scoring embeds the answer's claims: off the event loop, so other runs' model calls go on meanwhile
-    record = await asyncio.to_thread(build_record, item, preset, answer, bundle, config)
+    record = build_record(item, preset, answer, plan.keys.get(item.id))
     record["llm_cache_hits"] = cache_view.hits if cache_view is not None else 0
     return record
 

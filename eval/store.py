@@ -28,7 +28,7 @@ RUN_FILE = "run.json"
 SCHEMA_VERSION = 1
 IDENTITY_KEYS = ("schema", "dataset_sha256", "format", "language", "corpus_sha256", "overrides", "llm", "model_file")
 REPORT_FILES = ("metrics.json", "report.md")
-PLOT_GLOBS = ("pareto.png", "bar_*.png")
+PLOT_GLOBS = ("pareto.png", "bar_*.png", "risk_coverage.png")
 
 
 def content_hash(path: str | Path | None) -> str | None:

@@ -6,8 +6,9 @@ One question per line:
 gold_sentences ([[passage_id, sentence], ...]) and extra (an object). Unknown keys are errors
 (typos must not pass silently). An answerable item needs answers unless `extra.answers_unknown`
 is true (datasets without gold strings, e.g. NoMIRACL); `extra.long_form_answers` true marks gold
-answers that are passage sentences, scored by the long-form rule (`eval/long_form.py`). A corpus file has one
-{"id", "title", "text", ...} per line; other keys go to the passage metadata. Validation is
+answers that are passage sentences, scored by the long-form rule (`eval/scoring/long_form.py`)
+unless an answer key is given (`--answer-keys`). A corpus file has one {"id", "title", "text", ...}
+per line; other keys go to the passage metadata. Validation is
 strict: duplicate ids, an answerable item without answers, or a gold id that names no passage
 raise `DatasetFormatError` with file and line.
 """

@@ -20,7 +20,7 @@ ANSWERS_UNKNOWN = "answers_unknown"
 
 LONG_FORM_ANSWERS = "long_form_answers"
 """`extra` key set to True when the gold answers are passage sentences, not short spans (ClapNQ).
-Such items are also scored with the long-form rule of `eval/long_form.py`."""
+Such items are also scored with the long-form rule of `eval/scoring/long_form.py` when they have no answer key."""
 
 
 class DatasetFormatError(ValueError):

@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from anchorgate.eval.metrics import (
+from anchorgate.eval.scoring.metrics import (
     abstention_precision_recall,
     best_over_aliases,
     contains_gold,

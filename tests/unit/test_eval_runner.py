@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from anchorgate.eval.corpora import ServicesFactory
-from anchorgate.eval.errors import EvalDataError, EvalError
+from anchorgate.eval.errors import EvalDataError, EvalError, EvalInputError
 from anchorgate.eval.runner import run_eval
 from anchorgate.eval.store import read_records
 from anchorgate.graph.config import Config
@@ -99,7 +99,8 @@ def test_records_carry_metrics_and_scores_are_right(tmp_path: Path) -> None:
     records = read_records(tmp_path / "out" / "baseline.jsonl")
     assert set(records) == {"q1", "q2", "q3", "q4", "q5"}
     q1, q4, q5 = records["q1"], records["q4"], records["q5"]
-    assert (q1["decision"], q1["crag_score"], q1["overlap"]) == ("STOP", 1, 1.0) and 0 < q1["f1"] < 1
+    assert (q1["decision"], q1["crag_score"], q1["scored_by"]) == ("STOP", 1, "gold") and 0 < q1["f1"] < 1
+    assert "overlap" not in q1 and "overlap_graph" in q1  # the product's support figure: kept, not scored
     assert records["q3"]["em"] == 1.0 and records["q3"]["short_answer"] == "Roger Federer"
     assert q1["gold_in_context"] is True and records["q2"]["gold_in_context"] is None
     assert q4["abstained"] and q4["crag_score"] == 0 and q4["f1"] is None
@@ -156,7 +157,7 @@ def test_cached_rerun_makes_no_model_call_and_gives_identical_metrics(tmp_path: 
     assert model.calls == calls and second["llm_cache"]["misses"] == 0
     a, b = _metrics(tmp_path), _metrics(tmp_path, "again")
     for preset in ("baseline", "A", "peer"):
-        for key in ("f1_mean", "em_mean", "overlap_mean", "crag_score_mean", "tokens_mean", "tokens_by_stage_mean",
+        for key in ("f1_mean", "em_mean", "right", "wrong", "crag_score_mean", "tokens_mean", "tokens_by_stage_mean",
                     "idk_count", "wrong_on_answerable", "stop_reasons"):  # fmt: skip
             assert a["presets"][preset][key] == b["presets"][preset][key], (preset, key)
         assert b["presets"][preset]["cached_call_share"] == 1.0 and b["presets"][preset]["llm_calls"] > 0
@@ -185,8 +186,10 @@ def test_report_files_plots_and_acceptance_table(tmp_path: Path) -> None:
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     metrics = _metrics(tmp_path)
     assert set(metrics["presets"]) == {"baseline", "A", "peer"} and metrics["presets"]["baseline"]["questions"] == 5
-    assert [c["check"] for c in metrics["acceptance"]["A"]][:4] == [
-        "tokens/Q", "F1", "support overlap", "wrong-on-answerable"]  # fmt: skip
+    assert [c["check"] for c in metrics["acceptance"]["A"]][:3] == ["tokens/Q", "F1", "wrong-on-answerable"]
+    assert [(e["a"], e["b"]) for e in metrics["paired"]] == [("baseline", "A"), ("baseline", "peer"), ("A", "peer")]
+    assert "## Paired differences (b − a, 95% interval)" in report and "too few questions" in report
+    assert (out / "risk_coverage.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(summary["files"]["plots"]) >= 3
 
 
@@ -349,7 +352,7 @@ def test_cli_runs_and_prints_a_summary(
             "--set", "retrieval_k=4"]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "5 questions" in out and "baseline: F1" in out and "peer: F1" in out and "report.md" in out
+    assert "5 questions" in out and "baseline: right" in out and "peer: right" in out and "report.md" in out
     assert main([*argv[:-2], "--set", "retrieval_k=5"]) == 78  # another run's folder
     assert "different settings" in capsys.readouterr().err
 
@@ -393,3 +396,41 @@ def test_the_judge_check_rejects_an_ungrounded_answer_without_a_call(tmp_path: P
     off = judge_accuracy(path, None, "local", overrides={"judge_grounding_min": 0.0},
                          model=ScriptedChatModel(script=lambda p: "SUPPORTED"), llm_cache="")  # fmt: skip
     assert off["per_item"][0]["hallucinated"] == "SUPPORTED"  # 0 leaves every answer to the LLM
+
+
+def _keys(tmp_path: Path, rows: list[dict[str, Any]]) -> Path:
+    path = tmp_path / "keys.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+KEYS = [
+    {"id": "q1", "type": "short", "answers": ["mice"], "min_items": 1},
+    {"id": "q2", "type": "long", "answers": ["leaves", "Camellia|tea plant"], "min_items": 2},
+    {"id": "q3", "type": "short", "answers": ["Federer"], "min_items": 1},
+    {"id": "q5", "type": "list", "answers": ["China", "Japan"], "min_items": 2},
+]
+
+
+def test_answer_keys_decide_correctness_and_are_recorded(tmp_path: Path) -> None:
+    summary = _run(tmp_path, CountingModel(), presets=["baseline"], answer_keys=_keys(tmp_path, KEYS))
+    records = read_records(tmp_path / "out" / "baseline.jsonl")
+    assert {q: records[q]["scored_by"] for q in records} == {
+        "q1": "answer_key", "q2": "answer_key", "q3": "answer_key", "q4": "none", "q5": "answer_key"}  # fmt: skip
+    assert [records[q]["crag_score"] for q in ("q1", "q2", "q3", "q4", "q5")] == [1, 1, 1, 0, -1]  # Mars is wrong
+    metrics = _metrics(tmp_path)
+    assert metrics["scoring"]["answer_keys"] == str(tmp_path / "keys.jsonl") and summary["questions"] == 5
+    assert (metrics["presets"]["baseline"]["right"], metrics["presets"]["baseline"]["wrong"]) == (3, 1)
+
+
+def test_keys_that_do_not_fit_the_dataset_stop_the_run_before_any_question(tmp_path: Path) -> None:
+    model = CountingModel()
+    with pytest.raises(EvalDataError, match=r"no answer key for 1 question\(s\) of the dataset: q5") as info:
+        _run(tmp_path, model, presets=["baseline"], answer_keys=_keys(tmp_path, KEYS[:3]))
+    assert info.value.exit_code == 65 and model.calls == 0
+    stray = [*KEYS, {"id": "q9", "type": "short", "answers": ["x"]}]
+    with pytest.raises(EvalDataError, match=r"are not questions of the dataset: q9"):
+        _run(tmp_path, model, presets=["baseline"], answer_keys=_keys(tmp_path, stray))
+    with pytest.raises(EvalInputError, match="no such file") as missing:
+        _run(tmp_path, model, presets=["baseline"], answer_keys=tmp_path / "nope.jsonl")
+    assert missing.value.exit_code == 66 and model.calls == 0

@@ -1,4 +1,5 @@
-"""The long-form correctness rule (eval/long_form.py) and the rescoring of stored records."""
+"""The long-form rule (eval/scoring/long_form.py: correctness for long-form gold without an answer key, a
+secondary column where there is one) and the rescoring of stored records."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import json
 from pathlib import Path
 
 from anchorgate.eval.datasets import LONG_FORM_ANSWERS, QAItem, load_dataset
-from anchorgate.eval.long_form import long_form_correct, long_form_overlap, long_form_wrong
-from anchorgate.eval.metrics import score_question
 from anchorgate.eval.records import rescore_results
+from anchorgate.eval.scoring.long_form import long_form_correct, long_form_overlap
+from anchorgate.eval.scoring.metrics import score_question
 from anchorgate.eval.store import read_records
 
 BRIDGE_Q = "where is the original london bridge now located"
@@ -48,12 +49,13 @@ def test_source_talk_neither_helps_nor_hurts() -> None:
     assert long_form_correct(PM_Q, cited, PM_GOLD)
 
 
-def test_a_vaguer_true_answer_is_neither_right_nor_wrong() -> None:
-    vague = "The prime minister advises the Crown."  # 2 of the gold's 7 new words
+def test_a_vaguer_true_answer_is_not_right_by_the_rule() -> None:
+    vague = "The prime minister advises the Crown."  # "crown" of the gold's new words; only plurals fold
     precision, recall = long_form_overlap(PM_Q, vague, PM_GOLD[0])
-    assert precision == 1.0 and 0.0 < recall < 0.5
+    assert precision == 0.5 and 0.0 < recall < 0.5
     scores = _score(PM_Q, vague, PM_GOLD, long_form=True)
-    assert scores["correct"] is False and scores["wrong_on_answerable"] is False and scores["crag_score"] == -1
+    assert scores["correct"] is False and scores["wrong_on_answerable"] is True and scores["crag_score"] == -1
+    assert scores["scored_by"] == "long_form" and scores["long_form_correct"] is False
 
 
 def test_an_answer_burying_the_gold_in_unrelated_text_is_not_right() -> None:
@@ -63,10 +65,9 @@ def test_an_answer_burying_the_gold_in_unrelated_text_is_not_right() -> None:
     assert not long_form_correct(PM_Q, buried, PM_GOLD)
 
 
-def test_wrong_means_no_gold_word_for_any_alias() -> None:
+def test_the_rule_takes_the_best_gold_alias() -> None:
     golds = ("It was painted by Claude Monet in 1872.", "Monet painted it.")
-    assert long_form_wrong("who painted impression sunrise", "Pablo Picasso", golds)
-    assert not long_form_wrong("who painted impression sunrise", "Monet", golds)
+    assert not long_form_correct("who painted impression sunrise", "Pablo Picasso", golds)
     assert long_form_correct("who painted impression sunrise", "Monet", golds)  # all of the second alias
 
 

@@ -1,28 +1,30 @@
-"""Per-question answer metrics: SQuAD EM/F1, CRAG score, abstention, false-premise detection.
+"""Per-question scores: right, wrong or abstained; SQuAD EM/F1; CRAG score; false-premise detection.
 
-Everything here is a pure function of strings and flags, so it is unit-tested without a model.
+Everything here is a pure function of strings, flags and an optional answer key, and reads only
+this package (`text.py`, `refusal.py`, `keys.py`, `long_form.py`): the product can change without
+moving a score. It scores the text the user receives, the result's `answer` and `short_answer`.
 
+* **Abstained**: the run ended without STOP, or the answer declines (`refusal.is_refusal`).
+* **Correct**, in this order:
+  - an answer key (`keys.py`; ClapNQ's hand-written keys) when the item has one: the answer or
+    the short answer contains the key;
+  - otherwise SQuAD exact match of the short or the full answer with a gold alias, or a gold alias
+    as a whole-token run inside a *short* answer (the short answer, or the full answer when it has
+    at most `CONTAINMENT_MAX_TOKENS` tokens);
+  - for long-form gold without a key (passage sentences, `long_form=True`), the long-form rule
+    (`long_form.py`) instead.
 * **EM / F1** follow the logic of the official SQuAD v1.1 evaluation script
-  (`evaluate-v1.1.py`, Rajpurkar et al. 2016, https://rajpurkar.github.io/SQuAD-explorer/):
-  lower-case, drop punctuation, drop the articles a/an/the, collapse whitespace; F1 is the
-  harmonic mean of token precision and recall over the multiset of shared tokens; the score is
-  the best over the gold aliases. Re-implemented, not copied. Two documented extensions: Unicode
-  punctuation (category P*, e.g. “ ” – ’) is dropped as well as ASCII `string.punctuation`
-  (identical on ASCII text), and an empty prediction against an empty normalized gold counts as
-  a match (the SQuAD v2.0 rule) instead of dividing by zero.
-* **CRAG score** (Yang et al. 2024, CRAG §4): +1 correct, 0 missing ("I don't know" / abstain),
-  −1 incorrect. Correctness is decided without an LLM judge: the normalized prediction equals a
-  normalized gold alias, or a normalized gold alias occurs as a whole-token run inside a *short*
-  answer (the finalizer's short answer, or the full answer when it has at most
-  `CONTAINMENT_MAX_TOKENS` normalized tokens). For long-form gold (passage sentences, ClapNQ),
-  an answer that carries the gold's new information is correct too (`long_form.py`, chosen
-  against blind hand labels). Re-implemented (the upstream script is known broken). On an
-  unanswerable item, answering scores −1 unless it is a false-premise item whose answer rebuts
-  the premise (+1).
-* **False-premise detection**: an answer detects a false premise when it abstains or contains a
-  rebuttal cue (`REBUTTAL_CUES`: "no", "not", "never", "false premise", "did not", "doesn't", …).
-  This is a deliberately generous lexical proxy — any "not" counts — so read the rate as an upper
-  bound on detection.
+  (`evaluate-v1.1.py`, Rajpurkar et al. 2016, https://rajpurkar.github.io/SQuAD-explorer/), on the
+  short answer (else the full answer without citation markers); best over the gold aliases. Two
+  documented extensions: Unicode punctuation is dropped as well as ASCII punctuation, and an empty
+  prediction against an empty normalized gold is a match (the SQuAD v2.0 rule).
+* **CRAG score** (Yang et al. 2024, CRAG §4): +1 correct, 0 abstained, −1 otherwise. On an
+  unanswerable item, answering scores −1 unless it is a false-premise item whose answer rebuts the
+  premise (+1).
+* **Wrong on answerable**: answered, gold known and F1 = 0; with a key or long-form gold, answered
+  and not correct (sentence gold shares words with almost any answer, so F1 = 0 says nothing there).
+* **False-premise detection**: the answer abstains or contains a rebuttal cue (`REBUTTAL_CUES`).
+  A deliberately generous lexical proxy (any "not" counts): read the rate as an upper bound.
 """
 
 from __future__ import annotations
@@ -32,12 +34,12 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Literal
 
-from anchorgate.tools.answer.text import is_idk, strip_citations
-
-from .answer_text import answer_tokens, normalize_answer
-from .long_form import long_form_correct, long_form_wrong
+from .keys import AnswerKey
+from .long_form import long_form_correct
+from .refusal import is_refusal
+from .text import answer_tokens, normalize_answer, strip_citation_markers
 
 CONTAINMENT_MAX_TOKENS = 24
 """A prediction longer than this (normalized tokens) earns no credit by containing the gold."""
@@ -85,46 +87,48 @@ def contains_gold(prediction: str, gold: str) -> bool:
 
 
 def is_correct(
-    short_answer: str, answer: str, golds: Sequence[str], *, question: str = "", long_form: bool = False
-) -> bool:
-    """Exact/alias match of the short or full answer, or gold containment in a short answer.
-
-    With `long_form` gold (passage sentences), an answer that meets `long_form.long_form_correct`
-    (new information shared with the gold, question words left out) is correct as well.
-    """
-    full = strip_citations(answer)
+    short_answer: str, answer: str, golds: Sequence[str], *, question: str = "", long_form: bool = False,
+    key: AnswerKey | None = None,
+) -> bool:  # fmt: skip
+    """Whether the answer is right: by its key when there is one, else by the gold (module docstring)."""
+    full = strip_citation_markers(answer)
+    if key is not None:
+        return key.credits(full, short_answer)
     candidates = [c for c in (short_answer, full) if c.strip()]
     if any(exact_match(c, g) for c in candidates for g in golds):
         return True
+    if long_form:
+        return long_form_correct(question, answer, golds)
     short = [short_answer] if short_answer.strip() else []
     if full.strip() and len(answer_tokens(full)) <= CONTAINMENT_MAX_TOKENS:
         short.append(full)
-    if any(contains_gold(c, g) for c in short for g in golds):
-        return True
-    return long_form and long_form_correct(question, answer, golds)
+    return any(contains_gold(c, g) for c in short for g in golds)
 
 
 def detects_false_premise(answer: str, abstained: bool) -> bool:
     """True when the answer abstains or contains a rebuttal cue (see the module docstring)."""
-    return abstained or bool(_REBUTTAL.search(strip_citations(answer)))
+    return abstained or bool(_REBUTTAL.search(strip_citation_markers(answer)))
 
 
 def crag_score(
-    *, answerable: bool, golds: Sequence[str], abstained: bool, correct: bool, false_premise: bool, rebutted: bool
+    *, answerable: bool, has_reference: bool, abstained: bool, correct: bool, false_premise: bool, rebutted: bool
 ) -> int | None:
-    """+1 correct, 0 missing, −1 incorrect; None for an answerable item without gold strings."""
+    """+1 correct, 0 missing, −1 incorrect; None for an answerable item with neither gold nor key."""
     if abstained:
         return 0
     if not answerable:
         return 1 if false_premise and (rebutted or correct) else -1
-    if not golds:
+    if not has_reference:
         return None
     return 1 if correct else -1
 
 
+ScoredBy = Literal["answer_key", "gold", "long_form", "none"]
+
+
 @dataclass(frozen=True)
 class QuestionScore:
-    """Every per-question metric the harness records (None = not defined for this item)."""
+    """Every per-question score the harness records (None = not defined for this item)."""
 
     abstained: bool
     em: float | None
@@ -133,6 +137,9 @@ class QuestionScore:
     crag_score: int | None
     wrong_on_answerable: bool | None
     false_premise_detected: bool | None
+    scored_by: ScoredBy = "gold"
+    long_form_correct: bool | None = None
+    """The long-form rule's verdict on long-form gold, reported beside the key's (None: not long-form)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values."""
@@ -149,36 +156,38 @@ def score_question(
     false_premise: bool,
     question: str = "",
     long_form: bool = False,
+    key: AnswerKey | None = None,
 ) -> QuestionScore:
-    """Score one prediction against its item.
+    """Score one prediction against its item (and its answer key, when it has one).
 
-    The scored prediction is the short answer, or the full answer without citations when the
-    short answer is empty. An abstention (decision ABSTAIN or an "I don't know" answer) scores
-    EM = F1 = 0 on answerable items. Wrong-on-answerable means answerable, gold known, not
-    abstained and F1 = 0 (seed 000 §10: "answered wrong although the corpus holds the answer"); with
-    `long_form` gold, not correct and sharing none of the gold's new words (`long_form_wrong`).
+    The EM/F1 prediction is the short answer, or the full answer without citation markers when the
+    short answer is empty. An abstention scores EM = F1 = 0 on answerable items.
     """
-    abstained = decision != "STOP" or is_idk(answer)
-    prediction = "" if abstained else (short_answer.strip() or strip_citations(answer))
+    abstained = decision != "STOP" or is_refusal(answer)
+    prediction = "" if abstained else (short_answer.strip() or strip_citation_markers(answer))
     golds = [g for g in golds if g and g.strip()]
     scored = answerable and bool(golds)
     em = best_over_aliases(prediction, golds, exact_match) if scored else None
     f1 = best_over_aliases(prediction, golds, token_f1) if scored else None
-    correct = (
-        (not abstained and is_correct(short_answer, answer, golds, question=question, long_form=long_form))
-        if golds
-        else None
-    )
+    keyed = key is not None and answerable
+    correct = None
+    if keyed or golds:
+        correct = not abstained and is_correct(
+            short_answer, answer, golds, question=question, long_form=long_form, key=key if keyed else None
+        )
     detected = detects_false_premise(answer, abstained) if false_premise else None
     crag = crag_score(
-        answerable=answerable, golds=golds, abstained=abstained, correct=bool(correct),
+        answerable=answerable, has_reference=keyed or bool(golds), abstained=abstained, correct=bool(correct),
         false_premise=false_premise, rebutted=bool(detected),
     )  # fmt: skip
-    if long_form:
-        wrong = (not abstained and not correct and long_form_wrong(question, answer, golds)) if scored else None
+    wrong: bool | None
+    if keyed or (long_form and scored):
+        wrong = not abstained and not correct
     else:
         wrong = (not abstained and f1 == 0.0) if scored else None
-    return QuestionScore(abstained, em, f1, correct, crag, wrong, detected)
+    by: ScoredBy = "answer_key" if keyed else ("long_form" if long_form else "gold") if golds else "none"
+    long_form_verdict = (not abstained and long_form_correct(question, answer, golds)) if long_form and golds else None
+    return QuestionScore(abstained, em, f1, correct, crag, wrong, detected, by, long_form_verdict)
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
