@@ -36,7 +36,7 @@ from anchorgate.api import aask, resolve_config  # noqa: E402
 from tests.e2e.test_concurrency import QUESTIONS as E2E_QUESTIONS  # noqa: E402
 from tests.e2e.test_concurrency import _key  # noqa: E402
 
-# Short contexts and answers, as in the e2e test, keep 2 x 50 real generations within a session.
+# Short contexts and answers, as in the e2e test, keep 2 x 50 real generations short: the point is the store.
 OVERRIDES = {"max_context_tokens": 300, "max_output_tokens": 90, "judge_policy": "never"}
 
 

@@ -1,4 +1,4 @@
-"""What the tenth session's two answer-stage changes did in `anchorgate eval` records of preset A.
+"""What the two answer-stage changes of 2026-11-26 did in `anchorgate eval` records of preset A.
 
     .venv/bin/python bench/kept_drafts.py A.jsonl [--baseline baseline.jsonl] [--name "FacQA 151–250"]
 

@@ -1,6 +1,6 @@
 """What `abstain_off_topic_answers` withdraws, replayed over `anchorgate eval` records (no model is run).
 
-    .venv/bin/python bench/off_topic_replay.py 'bench/results/eval_1p5b_s1[0-5]/*/*.jsonl' [...]
+    .venv/bin/python bench/off_topic_replay.py 'bench/results/eval_1p5b_2026-11-26_*/*/*.jsonl' [...]
 
 Each answered record's short answer is checked against the chunks its context held (`context_ids`,
 read from the evaluation's index cache, so the very text the gate measured) with

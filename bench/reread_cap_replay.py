@@ -7,7 +7,7 @@ For each cap, a question whose round-1 context has its best relevance at or abov
 as-shipped record, the others the read-twice one. That is exact for round 1; a round-2 context below
 the cap would have been read again too, which the replay leaves out. Prints wrong answers on answerable
 questions, right answers, abstentions and tokens per question (and their ratio to baseline's) per cap
-(BENCHMARKS.md, fifteenth session).
+(docs/benchmark-log.md, 2026-11-27: B with the second reading on MiniLM indexes).
 """
 
 from __future__ import annotations

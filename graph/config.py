@@ -94,7 +94,7 @@ class Config:
     e5_relevance_floor: float = _f(
         0.0,
         "relevance_floor for an index embedded with multilingual-e5-small, whose cosine scale is not"
-        " MiniLM's (A/B/C: 0.20, the seed's floor; BENCHMARKS.md, seventh session).",
+        " MiniLM's (A/B/C: 0.20, the seed's floor; docs/benchmark-log.md, 2026-11-24: the e5 relevance floor).",
     )
     per_source_cap: int = _f(0, "Most chunks per domain/source (0 = no cap).")
     list_reserve_main: int = _f(0, "List questions: slots filled by score before coverage reserve.")
@@ -260,7 +260,7 @@ class Config:
         " of the question), ask once more in the free style (sentences with [n] markers) over the same passages;"
         " the free answer becomes the draft unless it declines too. The small reader declines the short form on"
         " questions it answers in sentences. Off in every preset: measured in B, it traded about two right answers"
-        " for one wrong (BENCHMARKS.md, seventeenth session).",
+        " for one wrong (docs/benchmark-log.md, 2026-11-27: free-style fallback, ClapNQ 221-280).",
     )
     answer_retry: bool = _f(
         False,

@@ -28,7 +28,7 @@ _A: dict[str, Any] = {
     "relevance_floor": 0.30,
     # multilingual-e5 scores on another scale: there 0.30 dropped FacQA's gold passage on 3 of questions
     # 1-60 (0.20: 2) and took no NoMIRACL-id question's evidence away that 0.20 keeps, so e5 keeps the
-    # seed's 0.20 (BENCHMARKS.md, seventh session)
+    # seed's 0.20 (docs/benchmark-log.md, 2026-11-24: the e5 relevance floor)
     "e5_relevance_floor": 0.20,
     "per_source_cap": 2,
     "gate": "baug",
@@ -39,35 +39,41 @@ _A: dict[str, Any] = {
     "quote_overrides_missing_anchor": True,
     # ... and so it does when no anchor is covered but each missing one is a name a passage holds in part
     # by a word saying which thing ("Diah" of "Diah Anisa Dwirini"): on FacQA 1-250's records 5 right answers
-    # and 1 wrong one stand, nothing changes on HotpotQA, NQ, ClapNQ, NoMIRACL (BENCHMARKS.md, eleventh session)
+    # and 1 wrong one stand, nothing changes on HotpotQA, NQ, ClapNQ, NoMIRACL
+    # (docs/benchmark-log.md, 2026-11-26: names held in part)
     "quote_overrides_partly_named_anchor": True,
     # an answer cited to a passage about something else, unlinked to the passages naming the question's
-    # subject, is withdrawn (BENCHMARKS.md, eleventh session: chosen on NoMIRACL-id 1-30 and HotpotQA 1-50)
+    # subject, is withdrawn (chosen on NoMIRACL-id 1-30 and HotpotQA 1-50; docs/benchmark-log.md, 2026-11-26:
+    # answers from a passage about something else)
     "abstain_unanchored_answers": True,
     # a quote holding nothing but the answer and none of the question's words ("Steven Yeun" for "Steven
-    # Yeun") states nothing; the one such answer in every stored record was wrong (BENCHMARKS.md, twelfth session)
+    # Yeun") states nothing; the one such answer in every stored record was wrong
+    # (docs/benchmark-log.md, 2026-11-26: quotes that state nothing)
     "abstain_bare_quotes": True,
     # a short answer whose context sentences, read with their titles, share no word with the (English) question
     # answers nothing asked ("Neil Diamond" out of a sentence about a song, for who said "if a tree falls in the
-    # woods"). Replayed over the stored records of sessions 6-15: 5 wrong answers withdrawn, 1 counted right
+    # woods"). Replayed over the stored records it was chosen on (2026-11-24 to 2026-11-27, from
+    # `full_dates` to the MiniLM second reading): 5 wrong answers withdrawn, 1 counted right
     # ("Protein" for "where is the protein made"); held out (HotpotQA 71-100, NQ-open 101-160, ClapNQ 81-140)
-    # it withdrew none of 178 answers (BENCHMARKS.md, sixteenth session)
+    # it withdrew none of 178 answers (docs/benchmark-log.md, 2026-11-27: off-topic answers withdrawn)
     "abstain_off_topic_answers": True,
     "bridge_links": 6,
     "bridge_weight": 2.0,
     "repair_citations": True,
     "answer_style": "auto",
     "answer_retry": True,
-    # "when" answers clipped to the year are completed from the verified quote (BENCHMARKS.md,
-    # sixth session: 2 NQ-open answers fixed, no other answer changed on five sets)
+    # "when" answers clipped to the year are completed from the verified quote (docs/benchmark-log.md,
+    # 2026-11-24, `full_dates`: 2 NQ-open answers fixed, no other answer changed on five sets)
     "full_dates": True,
     # an Indonesian count answered with a bare number gets the classifier its quote writes ("21 unit"),
-    # as Indonesian answers (and FacQA's gold) carry it (BENCHMARKS.md, eighth session)
+    # as Indonesian answers (and FacQA's gold) carry it
+    # (docs/benchmark-log.md, 2026-11-25: FacQA 101-150, counts with their classifier)
     "full_counts": True,
     # an answer span written as a guess is withdrawn (B: another round first). The cut is the tail below
     # the lowest-confidence right answer of the tuned splits (ClapNQ 1-40, NQ-open 1-40, HotpotQA 1-30,
     # FacQA 1-150, NoMIRACL-id 1-30: 2 wrong below, no right); held out it stopped 5 wrong answers and
-    # cost 2 right ones (BENCHMARKS.md, twelfth session). The Youden cut cost 80 right to stop 71 wrong.
+    # cost 2 right ones (docs/benchmark-log.md, 2026-11-26: answers written as a guess). The Youden cut cost
+    # 80 right to stop 71 wrong.
     "uncertain_answer_policy": "abstain",
     "answer_uncertainty_threshold": 0.17,
     # a quoted answer over weak multilingual-e5 evidence (best relevance below 0.5) is read again with the
@@ -75,7 +81,7 @@ _A: dict[str, Any] = {
     # first). NoMIRACL-id 1-30 (chosen): non-relevant abstained 0.60 -> 0.67, relevant answered 0.80 kept;
     # held out 31-70: 0.70 -> 0.80 and 0.80 kept, tokens 1.18x baseline; no FacQA 251-311 answer changed.
     # Not on MiniLM indexes: on ClapNQ 41-80 it withdrew 3 right answers worded differently twice and
-    # stopped no wrong one (BENCHMARKS.md, fourteenth session)
+    # stopped no wrong one (docs/benchmark-log.md, 2026-11-26/27: the second reading)
     "second_reading": "withdraw",
     "second_reading_below_relevance": 0.0,
     "e5_second_reading_below_relevance": 0.5,
@@ -97,15 +103,16 @@ _B: dict[str, Any] = {
     "judge_policy": "always",
     "judge_style": "yes_no",
     # one judge call per round: with one per question, a round-2 answer written after the judge
-    # rejected round 1's stopped unjudged (BENCHMARKS.md, seventh session)
+    # rejected round 1's stopped unjudged (docs/benchmark-log.md, 2026-11-24: B judges every round's answer)
     "judge_max_calls": 2,
     # a two-hop answer is not judged: the judge reads only the passages it cites and cannot see the link
     # (HotpotQA P(YES) AUC 0.45). Exempt, B gave the same answers on HotpotQA 1-30 (chosen) and 31-50
-    # (held out) for 11 % fewer tokens (BENCHMARKS.md, eighth session)
+    # (held out) for 11 % fewer tokens (docs/benchmark-log.md, 2026-11-25: the judge and two-hop answers)
     "judge_bridged_answers": False,
     # judge_accept_p stays at the HaluEval-chosen 0.3. 0.5 won on NQ-open 1-40, ClapNQ 1-40 and HotpotQA
     # 1-15 but did not carry over: held out it withdrew 2 right HotpotQA answers (16-30), changed no
-    # ClapNQ answer (41-80) and stopped 2 wrong NQ answers (41-70) (BENCHMARKS.md, seventh session)
+    # ClapNQ answer (41-80) and stopped 2 wrong NQ answers (41-70)
+    # (docs/benchmark-log.md, 2026-11-24: the judge's threshold, tuned on one split, held out on another)
     "list_reserve_main": 5,
     "list_reserve_extra": 3,
 }

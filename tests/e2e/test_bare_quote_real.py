@@ -5,8 +5,9 @@ On the CRAG sample, "who was the first actor to play the role of a comic book vi
 movie?" was answered "Steven Yeun", quoting the line "Steven Yeun" of a cast list (the gold: Carol
 Forman). The verified quote held the answer, so it counted as full support and A stopped on a wrong
 answer. The quote states nothing about the question: A now withdraws it (ABSTAIN_BARE_QUOTE;
-BENCHMARKS.md, twelfth session). The same reader does the same here, for a question the page answers
-only in part (who played the villain) and for one it does not answer at all (who directed it).
+docs/benchmark-log.md, 2026-11-26: quotes that state nothing). The same reader does the same here,
+for a question the page answers only in part (who played the villain) and for one it does not answer
+at all (who directed it).
 """
 
 from __future__ import annotations

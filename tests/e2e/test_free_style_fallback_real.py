@@ -3,8 +3,9 @@ and BM25 over a ClapNQ question's own passage, read from ../shared/datasets.
 
 On "who are the sirens in brother where art thou" B declined the quoted prompt (the shortest answer,
 then the sentence that states it) and abstained, while baseline, asked in sentences over the same
-passage, answered "the three women washing clothes and singing" (ClapNQ 141-220, BENCHMARKS.md,
-seventeenth session). With `free_style_fallback` the declined draft is asked again in sentences.
+passage, answered "the three women washing clothes and singing" (ClapNQ 141-220, 2026-11-27;
+records: bench/results/eval_1p5b_2026-11-27_long_form_gold/clapnq141_220). With `free_style_fallback`
+the declined draft is asked again in sentences.
 """
 
 from __future__ import annotations

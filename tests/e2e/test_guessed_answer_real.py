@@ -4,8 +4,8 @@ logprobs), MiniLM, FAISS and BM25 over ClapNQ questions and their own passages.
 "how many ots are there in the nfl" and "how many episodes of supergirl is superman in" were answered
 "3", a number the reader wrote with an answer-span confidence under 0.1 (the first has no such count
 in its passages, the second is unanswerable). Below 0.17 every answer of the tuned splits was wrong,
-so A withdraws it (ABSTAIN_UNCERTAIN_ANSWER; BENCHMARKS.md, twelfth session). A confident answer
-stands.
+so A withdraws it (ABSTAIN_UNCERTAIN_ANSWER; docs/benchmark-log.md, 2026-11-26: answers written as a
+guess). A confident answer stands.
 """
 
 from __future__ import annotations

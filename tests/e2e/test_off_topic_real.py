@@ -4,8 +4,9 @@
 On ClapNQ "where does manners maketh the man come from", over William Horman's page (the gold: his
 Vulgaria), the reader answered "Que Sera, Sera" out of the sentence '"That the whiche muste be wyll
 be" reflects the Spanish "Que Sera, Sera"', which says nothing about manners, and the support measure
-and the judge both passed it. A now withdraws such an answer (ABSTAIN_OFF_TOPIC_ANSWER; BENCHMARKS.md,
-sixteenth session). A right answer whose sentence is on the question stands.
+and the judge both passed it. A now withdraws such an answer (ABSTAIN_OFF_TOPIC_ANSWER;
+docs/benchmark-log.md, 2026-11-27: off-topic answers withdrawn). A right answer whose sentence is on
+the question stands.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ covered and the answer used to be withdrawn (ABSTAIN_MISSING_ANCHOR) although th
 sentence holding it. With `quote_overrides_partly_named_anchor` (on in A) the verified quote outweighs
 a name the passage holds in part. "Siapa nama Presiden Uzbekistan?" over a passage on "Presiden Islam
 Karimov" that never names Uzbekistan shares only "Presiden", a word any president's name has: the
-abstention stands (BENCHMARKS.md, eleventh session)."""
+abstention stands (docs/benchmark-log.md, 2026-11-26: names held in part)."""
 
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ default 1.5B model (llama.cpp) over NoMIRACL-id questions and their own passages
 "siapakah robot terbesar di Transformers?" has no passage that answers it (NoMIRACL's non-relevant set);
 the reader answered "Reflector" reading the passages in one order and "Menasor" in the other, over
 evidence whose best relevance was 0.32. Preset A reads an answer a second time when the evidence is weak
-and withdraws it when the two readings disagree (ABSTAIN_INCONSISTENT_ANSWER; BENCHMARKS.md, fourteenth
-session). "Ada berapa pulau di Indonesia?" has strong evidence (relevance 0.89): no second call is paid
-and the answer stands.
+and withdraws it when the two readings disagree (ABSTAIN_INCONSISTENT_ANSWER;
+docs/benchmark-log.md, 2026-11-26/27: the second reading). "Ada berapa pulau di Indonesia?" has strong
+evidence (relevance 0.89): no second call is paid and the answer stands.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ llama.cpp over NoMIRACL-id's own non-relevant passage sets (none of their passag
 
 On "siapakah karakter utama dalam manga One Piece?" the reader answered from the Naruto character list and
 on "apakah nama mata uang Belarus?" from a passage on another country; the One Piece and Belarus
-passages sat in the same context (BENCHMARKS.md, eleventh session). Preset A withdraws such an answer
-(ABSTAIN_UNANCHORED_ANSWER) and never stops on one."""
+passages sat in the same context (docs/benchmark-log.md, 2026-11-26: answers from a passage about
+something else). Preset A withdraws such an answer (ABSTAIN_UNANCHORED_ANSWER) and never stops on one."""
 
 from __future__ import annotations
 

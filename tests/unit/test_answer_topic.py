@@ -1,7 +1,7 @@
 """`answer_off_topic`: a short answer whose context sentences say nothing about the question.
 
 The rows are the NQ-open and ClapNQ answers the 1.5B reader gave out of a neighbouring question's passage
-(BENCHMARKS.md, sixteenth session), and the right answers the check must leave alone.
+(docs/benchmark-log.md, 2026-11-27: off-topic answers withdrawn), and the right answers the check must leave alone.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Before, B allowed one judge call per question: the judge rejected round 1's answer, round 2 wrote a
 new one, and that one stopped on support overlap alone (NQ-open question 70: "LeBron James" for the
-1976 best picture, BENCHMARKS.md seventh session).
+1976 best picture; docs/benchmark-log.md, 2026-11-24: B judges every round's answer).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A two-hop answer through the graph: with `judge_bridged_answers=false` the judge is not asked of an
 answer whose cited passage misses a question anchor another passage holds, and it stops unjudged;
 with the default the same doubting judge rejects it (HotpotQA "Latin" for the era of Haymo of
-Faversham, BENCHMARKS.md eighth session). Real graph, real index code, a scripted model."""
+Faversham; docs/benchmark-log.md, 2026-11-25: the judge and two-hop answers). Real graph, real index
+code, a scripted model."""
 
 from __future__ import annotations
 

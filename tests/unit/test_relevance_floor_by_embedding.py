@@ -1,7 +1,7 @@
 """An index embedded with multilingual-e5 is gated by `e5_relevance_floor`, any other by `relevance_floor`.
 
 The two models score on different scales: on e5, A's English-chosen 0.30 took FacQA's gold passage
-away from 3 of questions 1-60 (BENCHMARKS.md, seventh session).
+away from 3 of questions 1-60 (docs/benchmark-log.md, 2026-11-24: the e5 relevance floor).
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ count written as one ("mac os" meets the page "macOS"). It only speaks when it c
 English questions (Indonesian words change shape by affixes the folding does not know: measured on
 FacQA it withdrew more right answers than wrong), not yes/no or choice questions (the answer is the
 question's own words), answers of at most `MAX_ANSWER_WORDS` words (a sentence-long answer is its own
-topic), and an answer some sentence holds. Measured on every stored English record (BENCHMARKS.md,
-sixteenth session).
+topic), and an answer some sentence holds. Measured on every stored English record (docs/benchmark-log.md,
+2026-11-27: off-topic answers withdrawn).
 """
 
 from __future__ import annotations

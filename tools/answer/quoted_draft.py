@@ -273,7 +273,7 @@ def bare_quote(answer: str, quotes: Sequence[Mapping[str, Any]], question: str) 
 
     A quote the answer repeats whole but that names the question's subject ("Roger Federer won the 2017
     Australian Open") is not bare. Every bare-quoted answer in the stored records was wrong
-    (BENCHMARKS.md, twelfth session).
+    (docs/benchmark-log.md, 2026-11-26: quotes that state nothing).
     """
     found = " ".join(str(q.get("match") or q.get("text") or "") for q in quotes if q.get("status") != "absent")
     words = set(normalize_words(found))
