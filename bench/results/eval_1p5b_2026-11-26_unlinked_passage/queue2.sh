@@ -1,9 +1,9 @@
 #!/bin/bash
-# Second queue of the eleventh session: the held-out FacQA questions first (run from the repository root).
+# Second queue of this folder: the held-out FacQA questions first (run from the repository root).
 set -u
 while pgrep -f "anchorgate eval" > /dev/null; do sleep 10; done  # queue.sh's last run
 E=".venv/bin/anchorgate eval --no-llm-cache --no-progress"
-O=bench/results/eval_1p5b_s11
+O=bench/results/eval_1p5b_2026-11-26_unlinked_passage
 F=../shared/datasets/indonlu_facqa
 H=../shared/datasets/hotpotqa_sample
 $E --dataset $F --skip 250 --limit 311 --presets A --out $O/facqa251_311_A > $O/facqa251_311_A.log 2>&1

@@ -1,10 +1,10 @@
 #!/bin/bash
-# Third queue of the eleventh session (queue2.sh's first run, FacQA 251-311 A, was running): FacQA
+# Third queue of this folder (queue2.sh's first run, FacQA 251-311 A, was running): FacQA
 # held out, HotpotQA held out, then FacQA 151-250 and B (run from the repository root).
 set -u
 while pgrep -f "anchorgate eval" > /dev/null; do sleep 10; done
 E=".venv/bin/anchorgate eval --no-llm-cache --no-progress"
-O=bench/results/eval_1p5b_s11
+O=bench/results/eval_1p5b_2026-11-26_unlinked_passage
 F=../shared/datasets/indonlu_facqa
 H=../shared/datasets/hotpotqa_sample
 $E --dataset $F --skip 250 --limit 311 --presets baseline --out $O/facqa251_311_baseline > $O/facqa251_311_baseline.log 2>&1
