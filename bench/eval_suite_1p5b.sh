@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Issue 12's re-measurement on the default model (Qwen2.5-Coder-1.5B, `--llm local`), as run on
 # 2026-11-24, sized to about 3 hours on 2 busy cores (the 1.5B takes ~2x the 0.5B's time per
-# prompt). Tuned on: ClapNQ first 20, HotpotQA first 15 (the quoted prompt was chosen on its first
-# 11), HaluEval first 10; the rest of each set and NQ-open are held out
-# (`bench/heldout_split.py --tune N`). Resumable (a larger --limit extends a folder); LLM replies
+# prompt). Which rows of each set have informed a setting or rule since: bench/splits.json (by now
+# all of these rows). Resumable (a larger --limit extends a folder); LLM replies
 # cached. Not run by this suite: CRAG, NoMIRACL, presets B, C and peer on the 1.5B.
 # Usage: bash bench/eval_suite_1p5b.sh [OUT_ROOT]   (default bench/results/eval_1p5b)
 set -euo pipefail

@@ -35,6 +35,8 @@ from anchorgate.eval.scoring.metrics import is_correct
 from anchorgate.eval.scoring.text import strip_citation_markers
 
 REPO = Path(__file__).resolve().parents[1]
+FRESHEST = "bench/labels/clapnq281_400_answers.jsonl"
+"""Answers to ClapNQ rows 281-400, labelled after the matching rules were fixed."""
 KEYS = REPO.parent / "shared" / "datasets" / "clapnq_answer_keys" / "answer_keys.jsonl"
 Answer = dict[str, Any]
 Rule = Callable[[Answer], bool]
@@ -133,7 +135,13 @@ def gold_not_credited(keys: dict[str, AnswerKey], dataset: Path) -> list[dict[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--labels", type=Path, default=REPO / "bench/labels/clapnq1_140_answers.jsonl")
-    parser.add_argument("--fresh", type=Path, default=REPO / "bench/labels/clapnq141_220_answers.jsonl")
+    parser.add_argument(
+        "--fresh",
+        type=Path,
+        action="append",
+        default=None,
+        help="labels of answers to later questions (repeatable; default: rows 141-220 and 281-400)",
+    )
     parser.add_argument(
         "--records",
         nargs="+",
@@ -144,22 +152,25 @@ def main() -> None:
     keys = load_answer_keys(args.keys)
     named = rules(keys)
     answers = labelled_answers(args.labels, args.records)
-    fresh = labelled_answers(args.fresh, args.records) if args.fresh else []
+    fresh_files = args.fresh or [REPO / "bench/labels/clapnq141_220_answers.jsonl", REPO / FRESHEST]
+    fresh_sets = {path.stem: labelled_answers(path, args.records) for path in fresh_files}
+    fresh = [a for part in fresh_sets.values() for a in part]
     result = {
         "keys": str(args.keys), "labels": str(args.labels.relative_to(REPO)),
         "tune": report([a for a in answers if a["tune"]], named),
         "held_out": report([a for a in answers if not a["tune"]], named),
         "fresh": report(fresh, named) if fresh else None,
+        "fresh_by_file": {name: report(part, named) for name, part in fresh_sets.items()},
         "all": report(answers + fresh, named),
         "key_misses": {"tune": misses([a for a in answers if a["tune"]], named["answer_keys"]),
                        "held_out": misses([a for a in answers if not a["tune"]], named["answer_keys"]),
-                       "fresh": misses(fresh, named["answer_keys"])},
+                       "fresh": misses(fresh, named["answer_keys"])},  # fmt: skip
         "gold_not_credited": gold_not_credited(keys, args.keys.parent.parent / "clapnq"),
     }  # fmt: skip
     out = REPO / "bench/results/key_agreement.json"
     out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    for split in ("tune", "held_out", "fresh", "all"):
-        part = result[split]
+    parts = {**{s: result[s] for s in ("tune", "held_out")}, **result["fresh_by_file"], "all": result["all"]}
+    for split, part in parts.items():
         if part:
             line = "; ".join(
                 f"{n}: correct {part[n]['credited']['correct']}, partial {part[n]['credited']['partial']}, "
