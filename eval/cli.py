@@ -96,6 +96,11 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE",
         help="answer keys scoring correctness (JSON Lines; ClapNQ's are found beside the dataset)",
     )
+    sub.add_argument(
+        "--strict",
+        action="store_true",
+        help="a dataset record that cannot be read is an error (default: skipped, counted and named)",
+    )
     sub.add_argument("--out", required=True, metavar="DIR", help="output folder")
     sub.add_argument("--force", action="store_true", help="replace results of a run with other settings in DIR")
     sub.add_argument("--llm-cache", default=None, metavar="FILE", help="LLM reply cache (default: in the cache dir)")
@@ -135,7 +140,7 @@ def run_eval_command(args: argparse.Namespace) -> int:
     summary = run_eval(
         args.dataset, args.format, presets, args.limit, overrides, args.out, args.force, args.corpus,
         progress=not args.no_progress, language=args.language, llm_cache=llm_cache, concurrency=args.concurrency,
-        skip=args.skip, answer_keys=args.answer_keys,
+        skip=args.skip, answer_keys=args.answer_keys, strict=args.strict,
     )  # fmt: skip
     print(_summary_lines(summary))
     return 0
@@ -164,6 +169,13 @@ def _summary_lines(summary: dict[str, Any]) -> str:
             f"CRAG {s['crag_score_mean']} · F1 {s['f1_mean']} · tokens/Q {s['tokens_mean']}"
             f" · LLM faults {s['llm_faults']}"
         )
+    issues = summary.get("data_issues") or {}
+    for kind, verb in (("skipped", "skipped (not asked)"), ("repaired", "repaired and kept")):
+        entries = issues.get(kind) or []
+        if entries:
+            first = entries[0]
+            lines.append(f"warning: {len(entries)} dataset record(s) {verb}, the first at {first['where']}: "
+                         f"{first['reason']} (all in report.md)")  # fmt: skip
     faults = sum(s["llm_faults"] for s in metrics["presets"].values())
     if faults:
         lines.append(f"{faults} run(s) hit an LLM fault (not scored, listed in the report); "

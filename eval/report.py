@@ -67,6 +67,7 @@ def build_metrics(settings: dict[str, Any], results: dict[str, list[dict[str, An
         "llm": settings.get("llm"),
         "overrides": settings.get("overrides", {}),
         "scoring": {k: settings.get(k) for k in SCORING_KEYS},
+        "data_issues": settings.get("data_issues") or {"skipped": [], "repaired": []},
         "presets": summaries,
         "paired": paired_comparisons(results),
         "risk_coverage": {p: risk_summary(rc) for p, rc in risk_coverage_by_preset(results).items()},
@@ -144,7 +145,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Path], title: str) -> s
         shares = ", ".join(f"{n} {_fmt(v)}" for n, v in cached.items())
         lines += [f"Note: some LLM calls were answered from the on-disk LLM cache ({shares} of calls); tokens and "
                   "answers are those of the original calls, but latency is not model latency there.", ""]  # fmt: skip
-    lines += _warnings_section(presets)
+    lines += _data_issues_section(metrics) + _warnings_section(presets)
     lines += _faults_section(metrics) + _paired_section(metrics) + _risk_section(metrics)
     lines += _acceptance_section(metrics) + _plots_section(plots) + _idk_section(metrics)
     lines += _reasons_section(presets) + _triggers_section(presets) + _rounds_section(presets)
@@ -201,6 +202,29 @@ def _signed(delta: float | None) -> str:
 def _plots_section(plots: list[Path]) -> list[str]:
     lines = ["## Plots", ""]
     return lines + [f"![{p.stem}]({p.name})" for p in plots] + [""]
+
+
+def _data_issues_section(metrics: dict[str, Any]) -> list[str]:
+    """Dataset records the loader skipped or repaired: counted and named, never dropped silently."""
+    issues = metrics.get("data_issues") or {}
+    skipped, repaired = issues.get("skipped") or [], issues.get("repaired") or []
+    if not skipped and not repaired:
+        return []
+    lines = [
+        "## Dataset records skipped or repaired",
+        "",
+        f"{len(skipped)} record(s) skipped (not asked, in no number above), {len(repaired)} repaired and kept.",
+        "",
+    ]
+    rows = [["skipped", _cell(e["where"], 60), _cell(e["reason"], 100)] for e in skipped[:50]]
+    rows += [["repaired", _cell(e["where"], 60), _cell(e["reason"], 100)] for e in repaired[:50]]
+    more = len(skipped) + len(repaired) - len(rows)
+    return [
+        *lines,
+        *_table(["", "where", "reason"], rows),
+        *(["", f"… and {more} more in metrics.json."] if more else []),
+        "",
+    ]
 
 
 def _warnings_section(presets: dict[str, dict[str, Any]]) -> list[str]:

@@ -63,6 +63,12 @@ from anchorgate.tools.paths import cache_root
 CACHE_FILE = "llm_cache.sqlite"
 
 
+def data_issues(dataset: QADataset) -> dict[str, list[dict[str, str]]]:
+    """What the loader dropped (`skipped`) or kept after a repair (`repaired`), each with where and why."""
+    return {"skipped": [{"where": w, "reason": r} for w, r in dataset.skipped],
+            "repaired": [{"where": w, "reason": r} for w, r in dataset.warnings]}  # fmt: skip
+
+
 def check_limit(limit: int | None) -> None:
     """`--limit N` takes the first N questions: N must be at least 1 (None = all)."""
     if limit is not None and limit < 1:
@@ -215,6 +221,7 @@ def run_eval(
     concurrency: int = 1,
     skip: int = 0,
     answer_keys: str | Path | None = None,
+    strict: bool = False,
 ) -> dict[str, Any]:
     """Evaluate `presets` on a dataset into `out_dir`; returns a summary (counts, cache stats, files).
 
@@ -224,6 +231,8 @@ def run_eval(
     (reduced to 1 for a local llama.cpp model; the summary's `concurrency_note` says so). `skip`
     leaves out the first questions of the selection (`skip=150, limit=250`: questions 151–250).
     `answer_keys`: a key file scoring correctness (`eval.scoring.keys`); ClapNQ's is found beside it.
+    Records the loader skipped or repaired are counted and named in the summary, metrics.json and
+    report.md; `strict` makes a skipped record an error before any question is asked.
     """
     overrides = dict(overrides or {})
     check_limit(limit)
@@ -233,6 +242,14 @@ def run_eval(
                                 skip=skip)  # fmt: skip
     if skip and not dataset.items:
         _skip_leaves_nothing(dataset_path, fmt, corpus_path, language, skip)
+    issues = data_issues(dataset)
+    if strict and issues["skipped"]:
+        first = issues["skipped"][0]
+        raise EvalDataError(
+            f"{len(issues['skipped'])} record(s) of the dataset cannot be read, the first at {first['where']}: "
+            f"{first['reason']}",
+            "fix them, or run without --strict to skip them",
+        )
     keys_file = answer_keys_path(dataset, answer_keys)
     all_ids = _all_ids(dataset_path, fmt, corpus_path) if keys_file else []
     keys = load_run_keys(dataset, keys_file, all_ids)
@@ -256,8 +273,9 @@ def run_eval(
     rescored = rescore_results(out, configs, dataset.items, keys)  # records of an earlier scoring rule
     scoring = {"answer_keys": str(keys_file) if keys_file else None,
                "answer_keys_sha256": content_hash(keys_file) if keys_file else None}  # fmt: skip
-    paths = write_report(out, {**settings, **scoring}, [item.id for item in dataset.items])
+    paths = write_report(out, {**settings, **scoring, "data_issues": issues}, [item.id for item in dataset.items])
     return {"out_dir": str(out), "questions": len(dataset.items), "presets": list(configs), "new_records": added,
+            "data_issues": issues,
             "rescored": rescored, "llm_cache": stats, "files": paths, "concurrency": concurrency,
             "concurrency_note": note}  # fmt: skip
 

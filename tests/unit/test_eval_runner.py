@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from anchorgate.eval.cli import _summary_lines
 from anchorgate.eval.corpora import ServicesFactory
 from anchorgate.eval.errors import EvalDataError, EvalError, EvalInputError
 from anchorgate.eval.runner import run_eval
@@ -434,3 +435,23 @@ def test_keys_that_do_not_fit_the_dataset_stop_the_run_before_any_question(tmp_p
     with pytest.raises(EvalInputError, match="no such file") as missing:
         _run(tmp_path, model, presets=["baseline"], answer_keys=tmp_path / "nope.jsonl")
     assert missing.value.exit_code == 66 and model.calls == 0
+
+
+def test_a_record_that_cannot_be_read_is_counted_and_named_never_dropped_silently(tmp_path: Path) -> None:
+    path = _dataset(tmp_path, ITEMS[:2])
+    path.write_text(path.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
+    model = CountingModel()
+    summary = run_eval(path, presets=["baseline"], out_dir=tmp_path / "out", progress=False, llm_cache="",
+                       services_factory=_factory(model, tmp_path / "idx"))  # fmt: skip
+    assert summary["questions"] == 2 and [e["where"] for e in summary["data_issues"]["skipped"]] == [
+        f"{path}, line 3"]  # fmt: skip
+    assert _metrics(tmp_path)["data_issues"]["skipped"][0]["reason"].startswith("invalid JSON")
+    report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "## Dataset records skipped or repaired" in report and "1 record(s) skipped" in report
+    printed = _summary_lines(summary)
+    assert "warning: 1 dataset record(s) skipped (not asked), the first at" in printed and "line 3" in printed
+    unreadable = r"1 record\(s\) of the dataset cannot be read, the first at .*line 3"
+    with pytest.raises(EvalDataError, match=unreadable) as info:
+        run_eval(path, presets=["baseline"], out_dir=tmp_path / "strict", progress=False, llm_cache="",
+                 services_factory=_factory(model, tmp_path / "idx"), strict=True)  # fmt: skip
+    assert info.value.exit_code == 65 and not (tmp_path / "strict").exists()
