@@ -247,7 +247,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
 
     A pass that leaves the context as it was (the anchor one-shot retry finding nothing new, as on
     most FacQA questions) keeps the draft already written from it: at temperature 0 the same prompt
-    gives the same reply, so a second call would only spend tokens and time (BENCHMARKS.md).
+    gives the same reply, so a second call would only spend tokens and time (docs/benchmark-log.md).
     """
     config = runtime.context
     started = time.perf_counter()

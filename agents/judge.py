@@ -21,7 +21,7 @@ UNSUPPORTED without a call, and the LLM is asked only about grounded answers.
 `judge_style=answerable` reads P(YES) the same way but asks another question: do the passages
 state the answer to exactly this question? A grounded answer drawn from a passage on the same topic
 that answers a neighbouring question (ClapNQ's and NoMIRACL's unanswerable items) passes the
-support measure and the yes/no check; this question is the one that catches it (BENCHMARKS.md).
+support measure and the yes/no check; this question is the one that catches it (docs/benchmark-log.md).
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
 def _answer_grounding(state: State) -> float | None:
     """Grounding of a quoted draft's answer line in the judged passages; None for free prose.
 
-    Measured on short answers (HaluEval, BENCHMARKS.md); a free-style draft restates the question
+    Measured on short answers (HaluEval, docs/benchmark-log.md); a free-style draft restates the question
     and explains in the model's own words, which is the support measure's to weigh, not this check's.
     """
     structure = state.get("draft_structure") or {}

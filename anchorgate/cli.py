@@ -286,12 +286,13 @@ def _cmd_prepare(args: argparse.Namespace) -> int:
 
 
 def _cmd_config(args: argparse.Namespace) -> int:
-    from anchorgate.graph.config import describe_fields
+    from anchorgate.graph.config import allowed_values, describe_fields
     from anchorgate.graph.presets import load_preset
 
     values = load_preset(args.preset).to_dict()
     for name, _type, description in describe_fields():
-        print(f"{name} = {json.dumps(values[name])}\n    {description}")
+        allowed = allowed_values(name)
+        print(f"{name} = {json.dumps(values[name])}\n    {description}" + (f"\n    {allowed}" if allowed else ""))
     return 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The evaluation runs reported in BENCHMARKS.md ("Evaluation harness" section), in the order run.
+# The evaluation runs reported in docs/benchmark-log.md ("Evaluation harness" section), in the order run.
 # Every run is resumable and its LLM replies are cached, so re-running finished runs takes seconds.
 # These are the 0.5B runs (then `local`, now `local-0.5b`) of issues 5–11; their folders record the
 # code of that time. To repeat them on today's code, give a new folder: bash bench/eval_suite.sh runs/eval_0p5b

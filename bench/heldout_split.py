@@ -14,7 +14,7 @@ with `second_reading=record`, `--reread [CAP]` replays `second_reading=withdraw`
 `(e5_)second_reading_below_relevance` CAP (default 1.0): an answer read differently is withdrawn, and
 only the readings CAP allows are paid for (`--reread 0`: the second reading off). Latency is as run.
 `--markdown` prints one table instead of JSON lines.
-Copies of the records used in BENCHMARKS.md: bench/results/heldout/ and bench/results/eval/.
+Copies of the records used in docs/benchmark-log.md: bench/results/heldout/ and bench/results/eval/.
 """
 
 from __future__ import annotations

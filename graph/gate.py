@@ -138,7 +138,7 @@ def _firm_missing(signals: Signals) -> list[str]:
     """Missing essential anchors that block a STOP: those read off the question's own spelling.
 
     An anchor inferred from a lower-case question ("you're so vain") is a guess at the topic; its
-    absence earns the one-shot retrieval but never an abstention (BENCHMARKS.md: a false missing
+    absence earns the one-shot retrieval but never an abstention (docs/benchmark-log.md: a false missing
     anchor on 18–22 % of held-out lower-case questions).
     """
     return list(signals.get("missing_firm_anchors", signals["missing_anchors"]))
@@ -185,7 +185,7 @@ def _answer_retry(signals: Signals, config: Config) -> GateReason | None:
 def _uncertain_answer(signals: Signals, config: Config) -> Decision | None:
     """A supported answer the reader was unsure of while writing its answer span (seed 001 DRAGIN).
 
-    Measured (BENCHMARKS.md, issue 13): answer-span confidence separates right from wrong answers
+    Measured (docs/benchmark-log.md, issue 13): answer-span confidence separates right from wrong answers
     only weakly (held-out AUC 0.61), so abstaining on it costs about as many right answers as it
     stops wrong ones; `retrieve` only buys another round where one is left (off in every preset
     until B with it is measured).
@@ -286,5 +286,5 @@ def needs_judge(signals: Signals, config: Config) -> bool:
     if low <= float(signals["overlap"]) < high:
         return True
     # weak_evidence: an answer over passages only loosely on the question is the one that may
-    # answer a neighbouring question (BENCHMARKS.md: ClapNQ's unanswerable items)
+    # answer a neighbouring question (docs/benchmark-log.md: ClapNQ's unanswerable items)
     return config.judge_policy == "weak_evidence" and float(signals["top_relevance"]) < config.judge_relevance_max

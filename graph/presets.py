@@ -5,6 +5,7 @@ A preset is a set of overrides over `Config()` defaults; `--set key=value` is ap
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from anchorgate.graph.config import Config
@@ -15,7 +16,7 @@ _BASELINE: dict[str, Any] = {}
 
 # A: one strong round + anchor one-shot retry; hybrid pool 24 -> 8 with MMR 0.45, anchor bonus,
 # domain cap 2; BAUG with the judge only in the gray zone (<= 1 call). Measured departures from
-# the seed (BENCHMARKS.md): relevance floor 0.30, not 0.20 (ClapNQ abstention 0.80 -> 0.875,
+# the seed (docs/benchmark-log.md): relevance floor 0.30, not 0.20 (ClapNQ abstention 0.80 -> 0.875,
 # no Recall@8 lost on HotpotQA/NQ); the bridge hop's ranking counted twice in the fusion (both
 # HotpotQA gold passages in the evidence 0.82 -> 0.90); misplaced citation markers repaired before
 # the gate measures support (the gate abstained on right answers cited under the wrong number).
@@ -91,10 +92,10 @@ _A: dict[str, Any] = {
 # list reserve 5+3. What round 2 asks is chosen from the signals (`round2_strategy=auto`,
 # graph/round_strategy.py): HyDE for low support, a guarded rewrite for a missing anchor or an
 # uncertain answer, and no round at all when the model declined on strong evidence (B's round 2
-# rarely paid there: BENCHMARKS.md).
+# rarely paid there: docs/benchmark-log.md).
 # The judge asks yes/no and reads P(YES): with the packaged model the three-way verdict labelled
 # 95 % of right and of hallucinated HaluEval answers PARTIAL (accuracy 0.50, and a reflect call
-# each); P(YES) ≥ 0.3 scores 0.71 on held-out HaluEval items (BENCHMARKS.md).
+# each); P(YES) ≥ 0.3 scores 0.71 on held-out HaluEval items (docs/benchmark-log.md).
 _B: dict[str, Any] = {
     **_A,
     "max_rounds": 2,
@@ -130,8 +131,11 @@ def preset_names() -> list[str]:
 
 def load_preset(name: str, overrides: dict[str, Any] | None = None) -> Config:
     """The Config of preset `name` (case-insensitive) with `overrides` applied and validated."""
-    canonical = {key.lower(): key for key in PRESETS}.get(name.strip().lower())
+    canonical = {key.lower(): key for key in PRESETS}.get(name.strip().lower()) if isinstance(name, str) else None
     if canonical is None:
         raise ConfigError(f"unknown preset {name!r}", f"choose one of {', '.join(PRESETS)}")
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ConfigError(f"overrides must map setting names to values, got {type(overrides).__name__}")
     values = {**PRESETS[canonical], **(overrides or {}), "preset": canonical}
-    return Config().replace(**values)
+    # str(key): a key that is not text (an API caller's) is an unknown setting, not a TypeError
+    return Config().replace(**{str(key): value for key, value in values.items()})

@@ -1,7 +1,7 @@
 """The words of an answer sentence that a passage has to back, matched as stems without filler.
 
 The support measure (tools/answer/support.py) asks how much of a claim a passage holds. Right answers
-written in the reader's own words scored as unsupported (BENCHMARKS.md, issue 12: 10 of 15
+written in the reader's own words scored as unsupported (docs/benchmark-log.md, issue 12: 10 of 15
 demo-corpus abstentions were right explanations): inflection ("methods" / "method", "exited" /
 "exit") and filler words of answer prose ("you", "need", "can", "yes") counted as missing facts.
 So a claim is matched on the stems of its content words minus filler. A capitalised word is a name

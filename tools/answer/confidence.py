@@ -251,7 +251,7 @@ def yes_probability(first_tokens: Sequence[tuple[str, float]] | None) -> float |
     """P(YES) / (P(YES) + P(NO)) over the first position's candidates ("YES", "Yes", " yes", …).
 
     A small model's greedy yes/no is dominated by its bias; the ratio of the two masses still ranks
-    supported answers above unsupported ones (BENCHMARKS.md, judge check). None when neither word
+    supported answers above unsupported ones (docs/benchmark-log.md, judge check). None when neither word
     is among the candidates or the model reported none.
     """
     masses = {"yes": 0.0, "no": 0.0}

@@ -25,6 +25,13 @@ def validate_question(question: object, max_chars: int = 2000) -> str:
     """The question with runs of whitespace collapsed; empty, over-long or content-free ones are refused."""
     if not isinstance(question, str):
         raise InvalidQuestionError(f"the question must be text, got {type(question).__name__}")
+    if not _is_unicode_text(question):
+        # a lone surrogate: invalid UTF-8 in a command line (Python keeps such bytes as U+DC80..U+DCFF)
+        # or "\ud800" from Python; no tokenizer, embedding model or checkpoint can encode it
+        raise InvalidQuestionError(
+            "the question is not valid text (it holds an unpaired surrogate code point)",
+            "send it as UTF-8 text",
+        )
     cleaned = " ".join(question.split())
     if not cleaned:
         raise InvalidQuestionError("the question is empty", f"ask something, {EXAMPLE}")
@@ -45,6 +52,15 @@ def validate_question(question: object, max_chars: int = 2000) -> str:
             f"name what you are asking about, {EXAMPLE}; a keyword asked about goes in backticks: 'What does `is` do?'",
         )
     return cleaned
+
+
+def _is_unicode_text(text: str) -> bool:
+    """Whether `text` encodes as UTF-8, i.e. holds no unpaired surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def content_words(question: str) -> list[str]:

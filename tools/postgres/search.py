@@ -10,7 +10,7 @@ one piece of code for both stores. One SQL statement per query finds them:
   rows are read) with bm25s' Lucene formula — the same idf, k1 = 1.5, b = 0.75, mean length and
   tokens as `tools/retrieval/bm25.py` — or, with `sparse="ts_rank"`, PostgreSQL's full-text search: chunks
   whose `tsv` matches the terms (`tsv @@ 't1' | 't2'`, GIN) ranked by `ts_rank` (it ranks
-  differently from BM25; BENCHMARKS.md measures how much);
+  differently from BM25; docs/benchmark-log.md measures how much);
 * for every candidate of either list: its cosine, its sparse score, its terms and its chunk.
 
 Queries are tokenized as `tools/retrieval/bm25.py` tokenizes them, with the collection's language and
