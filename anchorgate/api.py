@@ -6,15 +6,20 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from anchorgate.graph.builder import build_graph
+from anchorgate.graph.checkpoint import is_postgres_url, refuse_folder
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
-from anchorgate.threads import run_config, stream_events, warn_not_checkpointed, writer
+from anchorgate.threads import run_config, stream_events, validate_thread_id, warn_not_checkpointed, writer
 from anchorgate.tools.answer.questions import validate_question
-from anchorgate.tools.errors import CheckpointCorruptError
+from anchorgate.tools.errors import CheckpointCorruptError, CheckpointWriteError
 from anchorgate.tools.services import services_for
+
+# A store a question without a thread is answered without (a warning says so): damaged or unwritable.
+STORE_UNUSABLE = (CheckpointCorruptError, CheckpointWriteError)
 
 
 def resolve_config(preset: str = "A", overrides: dict[str, Any] | None = None) -> Config:
@@ -37,27 +42,37 @@ async def aask(
 ) -> dict[str, Any]:
     """Answer one question; the run's state is checkpointed under `thread_id` (new one if None).
 
-    A damaged SQLite store is `CheckpointCorruptError` when `thread_id` is given (that thread's
-    history is in the damaged file). Without one the question is answered anyway, without
+    A damaged SQLite store is `CheckpointCorruptError`, and one that cannot be written (an
+    unwritable cache or `checkpoint_db` folder) `CheckpointWriteError`, when `thread_id` is given:
+    that thread's history is in that store. Without one the question is answered anyway, without
     checkpoints, with a `CheckpointStoreWarning` and `checkpointed: false` in the result. Why not
     a fresh file beside the damaged one: moving or adding files in the user's store is left to
     the command the warning names (`anchorgate reset-checkpoints`), and the damaged file stays
-    exactly as it was for salvage.
+    exactly as it was for salvage. A `checkpoint_db` naming a folder is an error either way: a
+    wrong setting, not a damaged or unreachable store.
     """
     started = time.perf_counter()
     config = config or resolve_config(preset, overrides)
     question = validate_question(question, config.max_question_chars)
+    thread_id = _given_thread(thread_id, config)
     await asyncio.to_thread(services_for, config)  # load index/models off the event loop
     checkpointed = True
     try:
         result = await _invoke(question, config, thread_id or new_thread_id(), memory=False)
-    except CheckpointCorruptError as exc:
+    except STORE_UNUSABLE as exc:
         if thread_id is not None:
             raise
         warn_not_checkpointed(exc)
         checkpointed = False
         result = await _invoke(question, config, new_thread_id(), memory=True)
     return {**result, "checkpointed": checkpointed, "latency_s": round(time.perf_counter() - started, 3)}
+
+
+def _given_thread(thread_id: str | None, config: Config) -> str | None:
+    """The caller's thread id checked (None: a new thread), and a `checkpoint_db` that names a folder refused."""
+    if not is_postgres_url(config.checkpoint_db) and config.checkpoint_db:
+        refuse_folder(Path(config.checkpoint_db).expanduser())
+    return None if thread_id is None else validate_thread_id(thread_id)
 
 
 async def _invoke(question: str, config: Config, thread_id: str, *, memory: bool) -> dict[str, Any]:
@@ -92,13 +107,14 @@ async def astream(
     """
     config = config or resolve_config(preset, overrides)
     question = validate_question(question, config.max_question_chars)
+    thread_id = _given_thread(thread_id, config)
     await asyncio.to_thread(services_for, config)
     sent = False
     try:
         async for event in stream_events(question, config, thread_id or new_thread_id()):
             sent = True
             yield event
-    except CheckpointCorruptError as exc:
+    except STORE_UNUSABLE as exc:
         if thread_id is not None or sent:
             raise
         warn_not_checkpointed(exc)

@@ -108,11 +108,21 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
     overrides = _overrides(args)
     result = ask(args.question, preset=args.preset, overrides=overrides, thread_id=args.thread)
+    budget = resolve_config(args.preset, overrides).token_budget
+    return _show_run(result, args.json, lambda: _readable(result, budget=budget))
+
+
+def _show_run(result: dict[str, Any], as_json: bool, readable: Callable[[], str]) -> int:
+    """Print a run's record (JSON) or its readable answer; a run that ended on an LLM fault is exit 69.
+
+    The same for `ask`, `resume` and `replay`: a thread that ended on a fault has no answer to show,
+    whichever command brought it there or finds it there.
+    """
     fault = (result.get("telemetry") or {}).get("llm_fault")
-    if args.json:
+    if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=2))  # the record, fault included
     elif fault is None:
-        print(_readable(result, budget=resolve_config(args.preset, overrides).token_budget))
+        print(readable())
     if fault is not None:  # a failed LLM call made no answer: an error, not an abstention to read
         raise _llm_fault_error(fault)
     return 0
@@ -145,9 +155,19 @@ def _readable(result: dict[str, Any], budget: int | None = None) -> str:
         f"outcome:  {result['decision']} ({result['reason']}) · preset {telemetry.get('preset', '-')}"
         f" · rounds {result['rounds']} · tokens {tokens['total']}{f' of {budget}' if budget else ''}"
         f" (prompt {tokens['prompt']}, completion {tokens['completion']}) · {result['latency_s']} s"
-        f" · thread {result['thread_id']}",
+        f" · thread {printable(str(result['thread_id']))}",
     ]
     return "\n".join(lines)
+
+
+def printable(text: str) -> str:
+    """`text` with each non-printable character escaped as `repr` writes it (`\\x1b`, `\\n`, `\\u2028`).
+
+    A thread id may hold any character; printed raw, an ESC would drive the terminal instead.
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _anchors_line(anchors: list[dict[str, Any]]) -> str:
@@ -211,12 +231,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from anchorgate.graph.config import Config
 
     result = asyncio.run(replay(Config().replace(**store), args.thread, args.checkpoint, overrides))
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-        return 0
-    print(_readable({**result, "latency_s": "-"}))
-    print(_outcome_change(result["before"], result))
-    return 0
+
+    def readable() -> str:
+        return f"{_readable({**result, 'latency_s': '-'})}\n{_outcome_change(result['before'], result)}"
+
+    return _show_run(result, args.json, readable)
 
 
 def _outcome_change(before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -240,8 +259,7 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     from anchorgate.threads import resume
 
     result = asyncio.run(resume(_store_config(args), args.thread))
-    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else _readable({**result, "latency_s": "-"}))
-    return 0
+    return _show_run(result, args.json, lambda: _readable({**result, "latency_s": "-"}))
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
@@ -299,8 +317,9 @@ def _cmd_config(args: argparse.Namespace) -> int:
 def run(argv: Sequence[str] | None, handler_hook: Callable[[argparse.Namespace], int] | None = None) -> int:
     """Parse, dispatch, and turn every error into a message and an exit code."""
     args = build_parser().parse_args(argv)
+    mask_group_and_other_writes()
     try:
-        with store_warnings_on_stderr():  # e.g. a question answered without a damaged checkpoint store
+        with store_warnings_on_stderr():  # e.g. a question answered without a damaged or unwritable store
             return (handler_hook or args.handler)(args)
     except AnchorgateError as exc:
         print(f"error: {exc.one_line()}", file=sys.stderr)
@@ -318,6 +337,19 @@ def run(argv: Sequence[str] | None, handler_hook: Callable[[argparse.Namespace],
             traceback.print_exc()
         print(f"internal error: {type(exc).__name__}: {exc} (set ANCHORGATE_DEBUG=1 for details)", file=sys.stderr)
         return EX_SOFTWARE
+
+
+def mask_group_and_other_writes() -> None:
+    """No file or folder anchorgate writes is group- or world-writable, whatever the caller's umask.
+
+    Under umask 000 the index, the checkpoint store, the thread locks and eval's outputs came out
+    0o666 (folders 0o777): anyone on the machine could alter an index or a checkpoint. One umask at
+    the entry point covers every place a file is made (ours, SQLite's, FAISS's, numpy's), where
+    per-file modes would miss the next one. A stricter umask (077) is kept as it is. The Python API
+    leaves its host process's umask alone.
+    """
+    current = os.umask(0o022)
+    os.umask(current | 0o022)
 
 
 def main() -> None:

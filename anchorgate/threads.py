@@ -24,17 +24,44 @@ from anchorgate.graph.builder import build_graph
 from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
 from anchorgate.graph.thread_lock import thread_lock
-from anchorgate.tools.errors import CheckpointCorruptError, ThreadNotFoundError
+from anchorgate.tools.errors import (
+    CheckpointCorruptError,
+    CheckpointWriteError,
+    InvalidThreadIdError,
+    ThreadNotFoundError,
+)
 from anchorgate.tools.llm.usage import totals
 
 OUTCOME_KEYS = ("answer", "decision", "reason", "rounds", "tokens")
 
 
 class CheckpointStoreWarning(UserWarning):
-    """A question was answered without checkpoints because the store is damaged (the CLI prints `warning:`)."""
+    """A question was answered without checkpoints: the store is damaged or cannot be written (CLI: `warning:`)."""
 
 
-def warn_not_checkpointed(exc: CheckpointCorruptError) -> None:
+def validate_thread_id(thread_id: object) -> str:
+    """A thread id given by the caller: non-blank text that encodes as UTF-8 (the lock file and the store hash it).
+
+    Blank is refused rather than read as "no thread": `--thread ""` used to start a random thread
+    the caller could never find again. Any other character is allowed (it is printed escaped).
+    """
+    if not isinstance(thread_id, str):
+        raise InvalidThreadIdError(f"the thread id must be text, got {type(thread_id).__name__}")
+    if not thread_id.strip():
+        raise InvalidThreadIdError(
+            f"the thread id {thread_id!r} is blank",
+            "name a thread, e.g. --thread t1, or leave --thread out for a new one",
+        )
+    try:
+        thread_id.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidThreadIdError(
+            f"the thread id {thread_id!r} is not valid text (it holds an unpaired surrogate)", "use UTF-8 text"
+        ) from None
+    return thread_id
+
+
+def warn_not_checkpointed(exc: CheckpointCorruptError | CheckpointWriteError) -> None:
     """Tell the caller that this answer is not saved, why, and how to get a working store back."""
     warnings.warn(
         CheckpointStoreWarning(
@@ -110,6 +137,7 @@ async def stream_events(
 
 async def thread_history(config: Config, thread_id: str) -> list[dict[str, Any]]:
     """Checkpoints of a thread, newest first: id, step, next nodes, round, decision, tokens spent."""
+    validate_thread_id(thread_id)
     async with open_checkpointer(config) as saver:
         graph = build_graph(checkpointer=saver)
         rows = []
@@ -153,6 +181,7 @@ async def replay(base: Config, thread_id: str, checkpoint_id: str, overrides: di
     The result also holds `before`: the outcome the thread had before the fork (its latest
     state), so a caller sees how the change of settings changed the answer.
     """
+    validate_thread_id(thread_id)
     async with writer(base, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
         saved, _ = await _saved_config(graph, thread_id, checkpoint_id, base)
@@ -172,6 +201,7 @@ async def resume(base: Config, thread_id: str) -> dict[str, Any]:
     `kept` (those of them that had finished and saved their writes: not run again), `nodes_run`
     (every node executed by this call, in order) and `tasks_run` (their task ids).
     """
+    validate_thread_id(thread_id)
     async with writer(base, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
         config, snapshot = await _saved_config(graph, thread_id, None, base)

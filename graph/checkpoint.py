@@ -23,13 +23,22 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from anchorgate.graph.config import Config
-from anchorgate.tools.errors import CheckpointCorruptError, CheckpointStoreError, ConfigError
+from anchorgate.tools.errors import (
+    CacheWriteError,
+    CheckpointCorruptError,
+    CheckpointStoreError,
+    CheckpointWriteError,
+    ConfigError,
+)
 from anchorgate.tools.paths import cache_root
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_BUSY_TIMEOUT_S = 120.0
 SQLITE_CORRUPT = 11
 SQLITE_NOTADB = 26
+SQLITE_PERM = 3
+SQLITE_READONLY = 8
+SQLITE_CANTOPEN = 14
 
 
 def is_postgres_url(value: str) -> bool:
@@ -38,14 +47,55 @@ def is_postgres_url(value: str) -> bool:
 
 
 def checkpoint_path(config: Config) -> Path:
-    """The SQLite file holding every thread's checkpoints (never called for a PostgreSQL URL)."""
+    """The SQLite file holding every thread's checkpoints (never called for a PostgreSQL URL).
+
+    Its folder is created; a store that cannot be (a folder named as the file, a parent that
+    cannot be created) is a `CheckpointWriteError` (exit 73) naming the path.
+    """
     if is_postgres_url(config.checkpoint_db):
         raise ConfigError("checkpoint_db is a PostgreSQL URL, not a SQLite file path")
-    if config.checkpoint_db:
-        path = Path(config.checkpoint_db).expanduser()
+    if not config.checkpoint_db:
+        try:
+            return cache_root(config.cache_dir) / "checkpoints.sqlite"
+        except CacheWriteError as exc:  # one error class for "the store cannot be written", whatever the cause
+            raise CheckpointWriteError(f"no checkpoint store: {exc.message}", exc.hint) from exc
+    path = Path(config.checkpoint_db).expanduser()
+    refuse_folder(path)
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return path
-    return cache_root(config.cache_dir) / "checkpoints.sqlite"
+    except OSError as exc:
+        raise store_write_error(path, exc) from exc
+    return path
+
+
+def refuse_folder(path: Path) -> None:
+    """`checkpoint_db` names the SQLite file: a folder there is a setting mistake, said before SQLite fails on it."""
+    if path.is_dir():
+        raise CheckpointWriteError(
+            f"checkpoint_db {path} is a folder, not a SQLite file",
+            f"name a file, e.g. --set checkpoint_db={path / 'checkpoints.sqlite'}",
+        )
+
+
+def store_write_error(path: Path, exc: BaseException) -> CheckpointWriteError:
+    """The one-line error for a store that cannot be created or written (exit 73)."""
+    reason = getattr(exc, "strerror", None) or str(exc)
+    if isinstance(exc, FileExistsError | NotADirectoryError):  # mkdir's words for "a file is in the way"
+        reason = "a file stands where its folder should be"
+    return CheckpointWriteError(
+        f"cannot write the checkpoint store {path}: {reason}",
+        "make its folder writable, or set checkpoint_db (or ANCHORGATE_CACHE) to a writable place",
+    )
+
+
+def is_write_failure(exc: BaseException) -> bool:
+    """True for SQLite's "cannot open", "read-only" and "no permission" errors: the file cannot be written."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM)
+    return str(exc) in ("unable to open database file", "attempt to write a readonly database")
 
 
 def is_corruption(exc: BaseException) -> bool:
@@ -60,8 +110,11 @@ def is_corruption(exc: BaseException) -> bool:
 
 def reset_command(path: Path) -> str:
     """The command that moves this store aside: `--set checkpoint_db` only when it is not the default one."""
-    default = checkpoint_path(Config())
-    where = "" if path.resolve() == default.resolve() else f" --set checkpoint_db={path}"
+    try:
+        default: Path | None = checkpoint_path(Config())
+    except CheckpointWriteError:  # no default store (its cache cannot be made): name this one
+        default = None
+    where = "" if default is not None and path.resolve() == default.resolve() else f" --set checkpoint_db={path}"
     return f"anchorgate reset-checkpoints{where}"
 
 
@@ -96,9 +149,11 @@ async def open_checkpointer(config: Config) -> AsyncIterator[BaseCheckpointSaver
     async with _shared_sqlite_saver(path) as saver:
         try:
             yield saver
-        except sqlite3.DatabaseError as exc:  # a damaged page read during the run
+        except sqlite3.DatabaseError as exc:  # a damaged page read during the run, or a write refused
             if is_corruption(exc):
                 raise corrupt_store_error(path, exc) from exc
+            if is_write_failure(exc):
+                raise store_write_error(path, exc) from exc
             raise
 
 
@@ -145,6 +200,7 @@ async def _open_saver(path: Path, ready: asyncio.Future[AsyncSqliteSaver]) -> No
     """Connect, switch to WAL, create the tables; the outcome (saver or error) goes to `ready`."""
     conn: aiosqlite.Connection | None = None
     try:
+        await asyncio.to_thread(_check_opens, path)
         conn = await aiosqlite.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_S)
         await conn.execute("PRAGMA journal_mode=WAL")
         saver = AsyncSqliteSaver(conn)
@@ -152,9 +208,30 @@ async def _open_saver(path: Path, ready: asyncio.Future[AsyncSqliteSaver]) -> No
     except BaseException as exc:  # noqa: BLE001 — handed to every waiting run, which re-raises it
         if conn is not None:  # its worker thread would otherwise keep the process alive at exit
             await conn.close()
-        ready.set_exception(corrupt_store_error(path, exc) if is_corruption(exc) else exc)
+        ready.set_exception(_store_error(path, exc))
         return
     ready.set_result(saver)
+
+
+def _check_opens(path: Path) -> None:
+    """Open the file once with plain sqlite3 first: a file SQLite cannot open is reported here.
+
+    Not by aiosqlite: when its connect fails, its worker thread finishes after `asyncio.run` has
+    closed the loop and prints a "RuntimeError: Event loop is closed" traceback under the error.
+    """
+    try:
+        sqlite3.connect(path).close()
+    except sqlite3.OperationalError as exc:
+        raise store_write_error(path, exc) from exc
+
+
+def _store_error(path: Path, exc: BaseException) -> BaseException:
+    """A failure to open the store as the user-facing error it stands for, if it stands for one."""
+    if is_corruption(exc):
+        return corrupt_store_error(path, exc)
+    if is_write_failure(exc):
+        return store_write_error(path, exc)
+    return exc
 
 
 @asynccontextmanager

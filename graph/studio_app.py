@@ -1,10 +1,10 @@
 """HTTP middleware for the LangGraph server (`http.app` in studio/langgraph.json).
 
-Every request that starts or schedules a run, or stores an assistant's settings, is checked by
-`graph/studio_checks.py` before the server sees it (routes and rules are listed there). A bad one
-is answered with HTTP 422 and `{"detail": "<one line: what is wrong (what to do)>"}`, so nothing
-reaches the run queue, the cron table or the checkpoint store; a good one goes on with its context
-expanded into the preset's full settings.
+Every request that starts or schedules a run, stores an assistant's settings or updates a thread's
+state is checked by `graph/studio_checks.py` before the server sees it (routes and rules are listed
+there). A bad one is answered with HTTP 422 and `{"detail": "<one line: what is wrong (what to do)>"}`,
+so nothing reaches the run queue, the cron table or the checkpoint store; a good one goes on with
+its context expanded into the preset's full settings.
 
 Some checks need what the server already stores: the settings of a named assistant (a run's
 context overrides them), and, for a thread run without input, whether the thread holds a question.
@@ -25,6 +25,7 @@ from anchorgate.graph.studio_checks import (
     Route,
     check_assistant,
     check_run,
+    check_state_update,
     check_thread_has_question,
     continues_thread,
     custom_assistant_id,
@@ -90,6 +91,9 @@ async def check_request(route: Route, payload: Any, lookup: Lookup) -> Any:
     """The body checked and expanded for `route`; raises ConfigError/InvalidQuestionError."""
     if route.kind == "assistant":
         return check_assistant(payload)
+    if route.kind == "state":
+        check_state_update(payload)
+        return payload
     if route.kind == "batch":
         if not isinstance(payload, list):
             return payload  # the server's schema check reports a batch that is not a list

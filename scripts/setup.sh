@@ -39,12 +39,18 @@ export CMAKE_ARGS=${CMAKE_ARGS:-$(llama_cmake_args)}
 
 # llama.cpp first, built from source for this CPU; again whenever its CMake options differ from the
 # last build's (an earlier set-up, or one with -march=native). pip's wheel cache does not know the
-# options, hence --no-cache-dir; its own dependencies come with the project's below.
+# options, hence --no-cache-dir; --no-deps, so that --force-reinstall rebuilds llama.cpp alone, not
+# numpy and the rest. Its dependencies (numpy, diskcache, jinja2, typing-extensions) are installed
+# right after, by asking for the same pin again: pip finds it installed (no second build) and adds
+# only what it requires. Left to the later installs, the first of them that brought one of them
+# (torch brings jinja2) printed pip's "ERROR: pip's dependency resolver … llama-cpp-python requires
+# diskcache, which is not installed" on every fresh machine: a false alarm on a newcomer's first screen.
 llama_stamp=.venv/.anchorgate-llama-cmake
 if [ "$(cat "$llama_stamp" 2>/dev/null)" != "$CMAKE_ARGS" ]; then
   llama_pin=$(grep -o '"llama-cpp-python==[^"]*"' pyproject.toml | tr -d '"')
   echo "setup: building $llama_pin for this CPU (${CMAKE_ARGS:-defaults}; ~5 min)"
   .venv/bin/python -m pip install --quiet --force-reinstall --no-deps --no-cache-dir "$llama_pin"
+  .venv/bin/python -m pip install --quiet "$llama_pin"
   echo "$CMAKE_ARGS" > "$llama_stamp"
 fi
 

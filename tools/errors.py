@@ -38,6 +38,12 @@ class InvalidQuestionError(AnchorgateError, ValueError):
     exit_code = EX_USAGE
 
 
+class InvalidThreadIdError(AnchorgateError, ValueError):
+    """A checkpoint thread id that is empty or not text (an explicit "" must not become a random thread)."""
+
+    exit_code = EX_USAGE
+
+
 class ConfigError(AnchorgateError, ValueError):
     """A configuration key or value that does not exist or does not parse (a ValueError, see above)."""
 
@@ -58,6 +64,12 @@ class IndexCorruptError(AnchorgateError):
 
 class IndexWriteError(AnchorgateError):
     """The index could not be written to its cache directory."""
+
+    exit_code = EX_CANTCREAT
+
+
+class CacheWriteError(AnchorgateError):
+    """The cache folder ($ANCHORGATE_CACHE or cache_dir) cannot be created."""
 
     exit_code = EX_CANTCREAT
 

@@ -1,14 +1,16 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from anchorgate.tools.corpus import load as corpus_module
 from anchorgate.tools.corpus.chunking import ChunkingSettings, chunk_passages, find_headings
 from anchorgate.tools.corpus.documents import Passage
-from anchorgate.tools.corpus.load import load_corpus, pydoc_title
+from anchorgate.tools.corpus.load import check_corpus_readable, load_corpus, pydoc_title
 from anchorgate.tools.errors import ConfigError, CorpusError
 from anchorgate.tools.text.tokens import count_tokens
 
@@ -212,3 +214,51 @@ def test_unreadable_files_and_many_skipped_files_say_why(tmp_path: Path, monkeyp
     message = info.value.message
     assert "; skipped a.txt: unreadable: Permission denied; b.txt: unreadable" in message
     assert message.endswith("c.txt: unreadable: Permission denied; 2 more") and "d.txt" not in message
+
+
+def _deny_listing(monkeypatch: pytest.MonkeyPatch, *denied: Path) -> None:
+    """`os.scandir` of `denied` folders raises PermissionError (root lists any folder, so chmod cannot)."""
+    real_scandir = os.scandir
+
+    def scandir(path: Any) -> Any:
+        if Path(path) in denied:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(corpus_module.os, "scandir", scandir)
+
+
+def test_an_unreadable_subfolder_is_listed_among_the_skipped_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a.txt").write_text("Alpha text about turtles.", encoding="utf-8")
+    (tmp_path / "locked" / "deep").mkdir(parents=True)
+    (tmp_path / "locked" / "deep" / "b.txt").write_text("Beta text about owls.", encoding="utf-8")
+    (tmp_path / "open").mkdir()
+    (tmp_path / "open" / "c.txt").write_text("Gamma text about foxes.", encoding="utf-8")
+    (tmp_path / "link").symlink_to(tmp_path, target_is_directory=True)  # a cycle: never entered
+    _deny_listing(monkeypatch, tmp_path / "locked")
+    corpus = load_corpus(str(tmp_path))
+    assert [p.id for p in corpus.passages] == ["a.txt", "open/c.txt"]
+    assert corpus.skipped == [("locked/", "unreadable folder: Permission denied")]
+
+
+def test_an_unreadable_corpus_root_says_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.txt").write_text("Alpha text about turtles.", encoding="utf-8")
+    _deny_listing(monkeypatch, tmp_path)
+    with pytest.raises(CorpusError) as info:
+        load_corpus(str(tmp_path))
+    assert info.value.message == f"corpus folder {tmp_path} cannot be read: permission denied"
+    assert "holds no files" not in info.value.one_line()
+    with pytest.raises(CorpusError, match="cannot be read: permission denied"):
+        check_corpus_readable(str(tmp_path))  # the cheap check before a Studio run is stored says the same
+
+
+def test_the_cheap_corpus_check_reads_nothing_but_finds_what_a_run_would_fail_on(tmp_path: Path) -> None:
+    (tmp_path / "c.jsonl").write_text('{"text": "x"}\n', encoding="utf-8")
+    for fine in ("pydoc", str(tmp_path), str(tmp_path / "c.jsonl")):
+        check_corpus_readable(fine)
+    with pytest.raises(CorpusError, match="corpus path /nonexistent/dir does not exist"):
+        check_corpus_readable("/nonexistent/dir")
+    with pytest.raises(CorpusError, match=r"corpus path no/such/dir does not exist \(in /"):
+        check_corpus_readable("no/such/dir")  # a relative path says which folder it was looked up in

@@ -20,8 +20,8 @@ import pytest
 
 from anchorgate.cli import run
 from anchorgate.tools.errors import EX_UNAVAILABLE, ConfigError, ModelUnavailableError
-from anchorgate.tools.llm import model_files
-from anchorgate.tools.llm.chat_models import load_chat_model, model_file_for, resolve_gguf
+from anchorgate.tools.llm import chat_models, model_files
+from anchorgate.tools.llm.chat_models import check_model_spec, load_chat_model, model_file_for, parse_spec, resolve_gguf
 from anchorgate.tools.llm.model_files import (
     LOCAL_MODELS,
     QWEN_05B,
@@ -161,6 +161,61 @@ def test_user_gguf_must_exist_and_be_gguf(tmp_path: Path) -> None:
     text.write_text("hello", encoding="utf-8")
     with pytest.raises(ModelUnavailableError, match="not a GGUF"):
         check_gguf(text)
+
+
+def test_an_unreadable_gguf_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF" + b"\x00" * 100)
+
+    def denied(self: Path, *args: object, **kwargs: object) -> BinaryIO:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "open", denied)  # root reads any file, so chmod cannot make one unreadable
+    with pytest.raises(ModelUnavailableError, match=f"model file {model} cannot be read: Permission denied"):
+        check_gguf(model)
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind"),
+    [("local", "local"), ("local-0.5b", "local"), ("gguf:/m.gguf", "gguf"), ("openai:gpt-4o", "openai"),
+     ("ollama:qwen2.5", "ollama")],
+)  # fmt: skip
+def test_every_loadable_spec_parses_to_its_kind(spec: str, kind: str) -> None:
+    assert parse_spec(spec)[0] == kind
+
+
+@pytest.mark.parametrize("spec", ["", "bogus:zzz", "openai:", "openai:  ", "gguf:", "local-7b", "local:x"])
+def test_the_cheap_spec_check_refuses_what_loading_would(spec: str) -> None:
+    with pytest.raises(ConfigError, match="unknown model spec"):
+        check_model_spec(spec)
+
+
+def test_the_cheap_spec_check_finds_missing_files_and_clients_without_loading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model, notes = tmp_path / "m.gguf", tmp_path / "notes.gguf"
+    model.write_bytes(b"GGUF" + b"\x00" * 100)
+    notes.write_text("hello", encoding="utf-8")
+    monkeypatch.delenv("ANCHORGATE_GGUF", raising=False)
+    for fine in ("local", "local-0.5b", f"gguf:{model}", "openai:gpt-4o"):  # the dev extra installs langchain-openai
+        check_model_spec(fine)
+    with pytest.raises(ModelUnavailableError, match="does not exist"):
+        check_model_spec(f"gguf:{tmp_path / 'missing.gguf'}")
+    with pytest.raises(ModelUnavailableError, match="not a GGUF"):
+        check_model_spec(f"gguf:{notes}")
+    monkeypatch.setenv("ANCHORGATE_GGUF", str(tmp_path / "gone.gguf"))  # `local` follows it, `local-1.5b` not
+    with pytest.raises(ModelUnavailableError, match="gone.gguf does not exist"):
+        check_model_spec("local")
+    check_model_spec("local-1.5b")
+    real_find_spec = chat_models.importlib.util.find_spec
+
+    def find_spec(name: str) -> object:
+        return None if name == "langchain_openai" else real_find_spec(name)
+
+    monkeypatch.setattr(chat_models.importlib.util, "find_spec", find_spec)
+    with pytest.raises(ModelUnavailableError, match="openai: models need langchain_openai") as info:
+        check_model_spec("openai:gpt-4o")
+    assert info.value.hint == "pip install 'anchorgate[openai]'"
 
 
 def test_hash_mismatch_is_a_clear_error(tmp_path: Path) -> None:

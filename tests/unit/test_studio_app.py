@@ -10,11 +10,13 @@ import pytest
 
 from anchorgate.graph.presets import load_preset
 from anchorgate.graph.studio_app import RunContextMiddleware
+from tests.conftest import REPO_ROOT
 
 ASSISTANT = "3f9c1b0e-2a4d-4e6f-8a1b-0c2d3e4f5a6b"
 THREAD = "0b5e3b52-5d2c-4d8e-9a51-7a3f0c1d2e3f"
 CRON = "7d1e2f3a-4b5c-4d6e-8f9a-0b1c2d3e4f5a"
 QUESTION = {"question": "What does the pass statement do?"}
+DOCS = str(REPO_ROOT / "docs")  # a corpus folder that exists: a run's corpus is checked for reachability
 
 
 class FakeLookup:
@@ -25,7 +27,7 @@ class FakeLookup:
 
     async def assistant_context(self, assistant_id: str) -> dict[str, Any] | None:
         self.calls.append(f"assistant {assistant_id}")
-        return load_preset("B", {"corpus": "/data/docs"}).to_dict() if assistant_id == ASSISTANT else None
+        return load_preset("B", {"corpus": DOCS}).to_dict() if assistant_id == ASSISTANT else None
 
     async def cron_assistant_id(self, cron_id: str) -> str | None:
         self.calls.append(f"cron {cron_id}")
@@ -85,7 +87,7 @@ async def test_a_good_body_reaches_the_server_with_its_settings_expanded(setup: 
     body = {"assistant_id": ASSISTANT, "input": QUESTION, "context": {"token_budget": 2500}}
     response = await client.post(f"/threads/{THREAD}/runs/stream", json=body)
     assert response.status_code == 200
-    expected = load_preset("B", {"corpus": "/data/docs", "token_budget": 2500}).to_dict()
+    expected = load_preset("B", {"corpus": DOCS, "token_budget": 2500}).to_dict()
     assert server.received == [{**body, "context": expected}]
     assert lookup.calls == [f"assistant {ASSISTANT}"]
 

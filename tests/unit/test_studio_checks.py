@@ -19,9 +19,11 @@ from anchorgate.graph.studio_checks import (
     resolve_settings,
 )
 from anchorgate.tools.errors import ConfigError, InvalidQuestionError
+from tests.conftest import REPO_ROOT
 
 THREAD = "0b5e3b52-5d2c-4d8e-9a51-7a3f0c1d2e3f"
 GOOD = {"assistant_id": "anchorgate", "input": {"question": "What does the pass statement do?"}}
+DOCS = str(REPO_ROOT / "docs")  # a corpus folder that exists: a run's corpus is checked for reachability
 
 
 @pytest.mark.parametrize(
@@ -70,9 +72,9 @@ def test_a_preset_is_expanded_into_its_full_settings_with_the_overrides() -> Non
 
 
 def test_overrides_apply_to_a_stored_assistant_unless_they_name_a_preset() -> None:
-    base = load_preset("B", {"corpus": "/data/docs"}).to_dict()
+    base = load_preset("B", {"corpus": DOCS}).to_dict()
     layered = resolve_settings({"token_budget": 2500}, base)
-    assert (layered.preset, layered.corpus, layered.token_budget, layered.use_hyde) == ("B", "/data/docs", 2500, True)
+    assert (layered.preset, layered.corpus, layered.token_budget, layered.use_hyde) == ("B", DOCS, 2500, True)
     assert resolve_settings({"preset": "A"}, base) == load_preset("A")
     assert resolve_settings({}, None) == load_preset("baseline")
 
@@ -145,7 +147,8 @@ def test_a_run_without_input_is_allowed_only_where_it_can_go_on() -> None:
     with pytest.raises(InvalidQuestionError, match="the run has no input"):
         check_run(bare, mode="new")
     assert check_run(bare, mode="continue") == bare
-    assert check_run({**bare, "command": {"resume": "x"}}, mode="new")["command"] == {"resume": "x"}
+    command = {"update": {"question": "What is pass?"}}  # a command that sets the question stands for an input
+    assert check_run({**bare, "command": command}, mode="new")["command"] == command
     with pytest.raises(InvalidQuestionError, match="input has no question"):
         check_run({**bare, "input": {}}, mode="continue")
     assert check_run({"schedule": "0 * * * *"}, mode="patch") == {"schedule": "0 * * * *"}
@@ -156,7 +159,8 @@ def test_a_run_without_input_is_allowed_only_where_it_can_go_on() -> None:
 def test_a_thread_run_without_input_needs_a_question_in_the_thread() -> None:
     assert continues_thread({"assistant_id": "anchorgate"})
     assert not continues_thread({"assistant_id": "anchorgate", "checkpoint_id": "c"})
-    assert not continues_thread({"assistant_id": "anchorgate", "command": {"goto": "finalizer"}})
+    assert continues_thread({"assistant_id": "anchorgate", "command": {"goto": "finalizer"}})  # the thread's question
+    assert not continues_thread({"assistant_id": "anchorgate", "command": {"update": {"question": "What is pass?"}}})
     assert not continues_thread(GOOD)
     check_thread_has_question({"question": "What is pass?"}, thread_exists=True, creates_thread=False)
     check_thread_has_question(None, thread_exists=False, creates_thread=False)  # the server says 404

@@ -2,7 +2,9 @@
 
 Pages are parsed with lxml's HTML parser (libxml2, the same parser BeautifulSoup's "lxml"
 builder drives, about ten times faster here because no Python tree is built). Boilerplate
-(script, style, nav, header, footer, aside, noscript, form, ...) is dropped, whitespace is
+(script, style, nav, header, footer, aside, noscript, form, ...) is dropped, and so is text a
+browser would not show (tools/corpus/html_hidden.py: the `hidden` attribute, `display: none`, …),
+which could carry an instruction aimed at the answering model; whitespace is
 collapsed, block elements become paragraph breaks (blank lines) and `<br>` a line break.
 Input is capped before parsing and output is capped per line and in total, so a 10 MB page or
 a megabyte-long line costs a bounded, small amount of time.
@@ -15,6 +17,8 @@ from urllib.parse import urlsplit
 
 import lxml.html
 from lxml import etree
+
+from anchorgate.tools.corpus.html_hidden import hidden_elements
 
 MAX_HTML_CHARS = 2_000_000
 MAX_TEXT_CHARS = 200_000
@@ -30,7 +34,7 @@ LAYOUT_TAGS = ("nav", "header", "footer", "aside", "form", "button")
 _DROP_XPATH = "|".join(f"//{tag}" for tag in DROP_TAGS)
 _LAYOUT_XPATH = (
     "|".join(f"//{tag}" for tag in LAYOUT_TAGS)
-    + "|//*[@hidden]|//*[@aria-hidden='true']"
+    + "|//*[@aria-hidden='true']"  # hidden from screen readers, not from the eye: layout unless it holds the page
     + "|//*[@role='navigation' or @role='banner' or @role='contentinfo' or @role='complementary']"
 )
 _MAIN_XPATH = "boolean(.//main|.//article|.//*[@role='main'])"
@@ -80,11 +84,13 @@ def extract_main_text(
 def _drop_boilerplate(root: lxml.html.HtmlElement) -> None:
     """Remove invisible elements, then layout boilerplate that does not hold the main content.
 
-    libxml2 (like any HTML4 parser) sometimes nests the whole article inside an unclosed
-    `<header>`/`<button>`/`<form>`; such an element is kept when it contains `<main>`/`<article>`
-    or more than half of the page text, and only its own boilerplate children are dropped.
+    Hidden elements go whatever they hold: a reader never sees them. libxml2 (like any HTML4
+    parser) sometimes nests the whole article inside an unclosed `<header>`/`<button>`/`<form>`;
+    such an element is kept when it contains `<main>`/`<article>` or more than half of the page
+    text, and only its own boilerplate children are dropped.
     """
-    for element in root.xpath(_DROP_XPATH):
+    hidden = hidden_elements(root)  # before the <style> elements go: their rules are read
+    for element in [*root.xpath(_DROP_XPATH), *hidden]:
         if element.getparent() is not None:
             element.drop_tree()
     page_chars = len(root.text_content())

@@ -3,13 +3,14 @@
 A PDF is one document whose pages are kept (tools/corpus/pages.py), so its chunks and citations carry
 page numbers; PDF and DOCX are read by langchain-community's loaders (tools/corpus/loaders.py).
 Unreadable, binary, oversized, non-text, encrypted, image-only or broken files inside a folder are
-skipped, counted and listed; the rest is still indexed. A missing path or a corpus with nothing
-indexable is an error.
+skipped, counted and listed, and so are subfolders that cannot be listed; the rest is still indexed.
+A missing or unreadable path or a corpus with nothing indexable is an error.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,9 +47,7 @@ def load_corpus(spec: str) -> LoadedCorpus:
         corpus = load_pydoc()
         corpus.identity = "pydoc"
         return corpus
-    path = Path(spec).expanduser()
-    if not path.exists():
-        raise CorpusError(f"corpus path {spec} does not exist", "pass 'pydoc', a folder or a .jsonl file")
+    path = corpus_path(spec)
     if path.is_dir():
         corpus = load_folder(path)
     elif path.suffix.lower() == ".jsonl":
@@ -63,6 +62,41 @@ def load_corpus(spec: str) -> LoadedCorpus:
             "it needs .txt, .md, .html, .pdf or .docx files, or JSONL lines with a 'text' field",
         )
     return corpus
+
+
+def corpus_path(spec: str) -> Path:
+    """The path a corpus spec names (relative to the working folder), which must exist."""
+    path = Path(spec).expanduser()
+    if not path.exists():
+        where = "" if path.is_absolute() else f" (in {Path.cwd()})"
+        raise CorpusError(f"corpus path {spec} does not exist{where}", "pass 'pydoc', a folder or a .jsonl file")
+    return path
+
+
+def check_corpus_readable(spec: str) -> None:
+    """Cheap check that a corpus can be read, before a run is stored: nothing is loaded or indexed.
+
+    `pydoc`, or a path that exists and opens: a folder that can be listed, a file that can be read.
+    """
+    if spec == "pydoc":
+        return
+    path = corpus_path(spec)
+    try:
+        if path.is_dir():
+            with os.scandir(path):
+                pass
+        else:
+            with path.open("rb"):
+                pass
+    except OSError as exc:
+        raise _unreadable_corpus(path, exc) from exc
+
+
+def _unreadable_corpus(path: Path, exc: OSError) -> CorpusError:
+    """A corpus root that cannot be listed or read says so (not "holds no files")."""
+    kind = "folder" if path.is_dir() else "file"
+    reason = (exc.strerror or str(exc)).lower()
+    return CorpusError(f"corpus {kind} {path} cannot be read: {reason}", "make it readable by this user")
 
 
 def skipped_summary(skipped: list[tuple[str, str]], shown: int = 3) -> str:
@@ -106,9 +140,45 @@ def pydoc_title(name: str, text: str) -> str:
 def load_folder(root: Path) -> LoadedCorpus:
     """Every text/Markdown/HTML/PDF/DOCX file below `root`, in sorted path order."""
     corpus = LoadedCorpus(str(root), [])
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    for path in _files_below(root, corpus):
         _add_file(path, root, corpus)
     return corpus
+
+
+def _files_below(root: Path, corpus: LoadedCorpus) -> list[Path]:
+    """Every file below `root`, sorted; a subfolder that cannot be listed is a skipped entry.
+
+    Not `Path.rglob`, which passes over a folder it cannot list without a word. As rglob does,
+    symbolic links to folders are not entered (no cycles) and links to files count as files.
+    A root that cannot be listed is an error: the corpus cannot be read at all.
+    """
+    files: list[Path] = []
+    pending = [root]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            if folder == root:
+                raise _unreadable_corpus(root, exc) from exc
+            where = f"{folder.relative_to(root).as_posix()}/"
+            corpus.skipped.append((where, f"unreadable folder: {exc.strerror or exc}"))
+            continue
+        for entry in entries:
+            if _is_real_folder(entry):
+                pending.append(Path(entry.path))
+            elif Path(entry.path).is_file():
+                files.append(Path(entry.path))
+    return sorted(files)
+
+
+def _is_real_folder(entry: os.DirEntry[str]) -> bool:
+    """A folder, not a link to one (a link cycle would never end)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _add_file(path: Path, root: Path, corpus: LoadedCorpus) -> None:

@@ -1,6 +1,7 @@
 """PDF and DOCX files as text, through langchain-community's document loaders.
 
-A PDF is read page by page with `PyPDFLoader` (pypdf); a DOCX with `Docx2txtLoader` (docx2txt),
+A PDF is read page by page with `PyPDFLoader` (pypdf), leaving out text a reader cannot see
+(white or zero-size text: tools/corpus/pdf_hidden.py); a DOCX with `Docx2txtLoader` (docx2txt),
 which has no pages. A file that cannot be used gives its reason instead of text, and the corpus
 skips and counts it (tools/corpus/load.py): an encrypted PDF, one without a text layer (scanned pages
 are images; there is no OCR here), a broken or truncated one.
@@ -14,10 +15,15 @@ import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from langchain_core.documents import Document
 
 PDF_SUFFIXES = {".pdf"}
 DOCX_SUFFIXES = {".docx"}
 NO_TEXT_LAYER = "no extractable text (scanned/image-only?)"
+NO_VISIBLE_TEXT = "no visible text"
 
 
 def read_pdf(path: Path) -> tuple[list[tuple[int, str]] | None, str]:
@@ -32,9 +38,7 @@ def read_pdf(path: Path) -> tuple[list[tuple[int, str]] | None, str]:
         if b"%PDF-" not in head:
             return None, "not a PDF (no %PDF- header; wrong format)"
         with _quiet_parsers():
-            from langchain_community.document_loaders import PyPDFLoader
-
-            documents = PyPDFLoader(str(path), mode="page").load()
+            documents, hidden_pieces = _load_visible_pages(path)
     except pypdf.errors.FileNotDecryptedError:
         return None, "encrypted PDF (password-protected; decrypt it to index it)"
     except pypdf.errors.DependencyError as exc:  # AES encryption without the `cryptography` package
@@ -47,8 +51,35 @@ def read_pdf(path: Path) -> tuple[list[tuple[int, str]] | None, str]:
         return None, f"broken PDF ({type(exc).__name__}: {_brief(exc)})"
     pages = [(int(doc.metadata.get("page", n)) + 1, doc.page_content) for n, doc in enumerate(documents)]
     if not any(text.strip() for _, text in pages):
-        return None, NO_TEXT_LAYER
+        return None, _no_text_reason(hidden_pieces)
     return pages, ""
+
+
+def _no_text_reason(hidden_pieces: int) -> str:
+    """Why a PDF without text is skipped: its text is all hidden, or it has no text layer at all."""
+    if not hidden_pieces:
+        return NO_TEXT_LAYER
+    return f"{NO_VISIBLE_TEXT} ({hidden_pieces} hidden piece{'s' if hidden_pieces != 1 else ''} of text left out)"
+
+
+def _load_visible_pages(path: Path) -> tuple[list[Document], int]:
+    """PyPDFLoader's page documents, with text a reader cannot see left out (tools/corpus/pdf_hidden.py),
+    and how many pieces of text were left out.
+
+    The loader yields page by page as it extracts them, so the filter is reset between pages: each
+    page starts in the default graphics state whatever the previous one left behind.
+    """
+    from langchain_community.document_loaders import PyPDFLoader
+
+    from anchorgate.tools.corpus.pdf_hidden import HiddenTextFilter
+
+    hidden = HiddenTextFilter()
+    loader = PyPDFLoader(str(path), mode="page", extraction_kwargs=hidden.extraction_kwargs())
+    documents = []
+    for document in loader.lazy_load():
+        documents.append(document)
+        hidden.start_page()
+    return documents, hidden.hidden_pieces
 
 
 def read_docx(path: Path) -> tuple[str | None, str]:

@@ -19,6 +19,7 @@ down, busy, silent or malformed) ends the run as ABSTAIN with a reason naming th
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from pathlib import Path
@@ -30,6 +31,7 @@ from anchorgate.tools.errors import ConfigError, ModelUnavailableError
 from anchorgate.tools.llm.model_files import LOCAL_MODELS, assemble_model, check_gguf, local_model
 
 _LOCAL_MODELS: dict[tuple[str, int, int, int], BaseChatModel] = {}
+_CLIENT_MODULES = {"openai": "langchain_openai", "ollama": "langchain_ollama"}  # what each remote kind imports
 _LOCAL_LOCK = threading.Lock()
 
 
@@ -66,17 +68,44 @@ def load_chat_model(
     cache_dir: str = "",
 ) -> BaseChatModel:
     """A LangChain chat model for `spec` with deterministic settings (temperature 0, fixed seed)."""
-    kind, _, name = spec.partition(":")
-    if spec in LOCAL_MODELS or (kind == "gguf" and name):
+    kind, name = parse_spec(spec)
+    if kind in ("local", "gguf"):
         return _local_model(spec, temperature, seed, n_ctx, top_logprobs, max_tokens, cache_dir)
-    if kind == "openai" and name:
+    if kind == "openai":
         return _openai_model(name, temperature, seed, top_logprobs, max_tokens)
-    if kind == "ollama" and name:
-        return _ollama_model(name, temperature, seed, max_tokens)
+    return _ollama_model(name, temperature, seed, max_tokens)
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """(kind, name) of a model spec: ("local", spec), ("gguf", path), ("openai", model) or ("ollama", model).
+
+    Anything else is a ConfigError listing the specs there are.
+    """
+    kind, _, name = spec.partition(":")
+    if spec in LOCAL_MODELS:
+        return "local", spec
+    if kind in ("gguf", "openai", "ollama") and name.strip():
+        return kind, name
     raise ConfigError(
         f"unknown model spec {spec!r}",
         "use local, local-1.5b, local-0.5b, gguf:/path/model.gguf, openai:<model> or ollama:<model>",
     )
+
+
+def check_model_spec(spec: str) -> None:
+    """Cheap check that `spec` could be loaded here, without loading it (before a Studio run is stored).
+
+    The spec's syntax; a `gguf:` file (or $ANCHORGATE_GGUF for `local`) that exists and starts like
+    a GGUF; the client package an `openai:` or `ollama:` model needs. Not checked: that a server
+    answers (it may start later) or that the packaged weights are assembled (that costs minutes).
+    """
+    kind, name = parse_spec(spec)
+    if kind == "gguf":
+        check_gguf(Path(name).expanduser())
+    elif kind == "local" and spec == "local" and os.environ.get("ANCHORGATE_GGUF"):
+        check_gguf(Path(os.environ["ANCHORGATE_GGUF"]).expanduser())
+    elif kind in _CLIENT_MODULES and importlib.util.find_spec(_CLIENT_MODULES[kind]) is None:
+        raise ModelUnavailableError(f"{kind}: models need {_CLIENT_MODULES[kind]}", f"pip install 'anchorgate[{kind}]'")
 
 
 def _local_model(

@@ -261,7 +261,11 @@ def check_gguf(path: Path) -> Path:
     """A user-supplied GGUF: it must exist and start with the GGUF magic bytes."""
     if not path.is_file():
         raise ModelUnavailableError(f"model file {path} does not exist", "check the gguf: path or $ANCHORGATE_GGUF")
-    with path.open("rb") as handle:
-        if handle.read(4) != GGUF_MAGIC:
-            raise ModelUnavailableError(f"{path} is not a GGUF model file", "pass a llama.cpp .gguf file")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:  # no permission: the same one-line error as a missing file, not a traceback
+        raise ModelUnavailableError(f"model file {path} cannot be read: {exc.strerror or exc}") from exc
+    if magic != GGUF_MAGIC:
+        raise ModelUnavailableError(f"{path} is not a GGUF model file", "pass a llama.cpp .gguf file")
     return path
