@@ -21,6 +21,7 @@ from string import Formatter
 from typing import Any, Protocol
 
 from anchorgate.prompts import get_prompt, placeholders, prompt_names
+from anchorgate.tools.answer.questions import is_unicode_text
 from anchorgate.tools.errors import ConfigError
 
 SHOWN_VALUE_CHARS = 60  # a value quoted in a message is cut here: one line, even for a 4000-digit number
@@ -155,7 +156,7 @@ def template_problem(key: Any, text: Any) -> str | None:
         return f"is not a template name ({known})"
     if not isinstance(text, str):
         return f"must be text, not {type(text).__name__}"
-    if not _encodable(text):
+    if not is_unicode_text(text):
         return "holds an unpaired surrogate, which is not text"
     try:
         fields = list(Formatter().parse(text))
@@ -210,9 +211,3 @@ def _shown_bound(bound: Bound, value: float | None) -> str:
     return f"{value} ({bound.says})" if isinstance(bound, Relative) else str(bound)
 
 
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

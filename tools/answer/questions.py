@@ -25,7 +25,7 @@ def validate_question(question: object, max_chars: int = 2000) -> str:
     """The question with runs of whitespace collapsed; empty, over-long or content-free ones are refused."""
     if not isinstance(question, str):
         raise InvalidQuestionError(f"the question must be text, got {type(question).__name__}")
-    if not _is_unicode_text(question):
+    if not is_unicode_text(question):
         # a lone surrogate: invalid UTF-8 in a command line (Python keeps such bytes as U+DC80..U+DCFF)
         # or "\ud800" from Python; no tokenizer, embedding model or checkpoint can encode it
         raise InvalidQuestionError(
@@ -54,7 +54,7 @@ def validate_question(question: object, max_chars: int = 2000) -> str:
     return cleaned
 
 
-def _is_unicode_text(text: str) -> bool:
+def is_unicode_text(text: str) -> bool:
     """Whether `text` encodes as UTF-8, i.e. holds no unpaired surrogate."""
     try:
         text.encode("utf-8")
