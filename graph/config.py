@@ -33,7 +33,7 @@ Round2Strategy = Literal["hyde", "rewrite", "auto"]
 # What a number setting may be (graph/bounds.py). The caps refuse only values nobody can mean, before
 # they reach llama.cpp (32-bit sizes), a checkpoint (64-bit integers) or a timer; each says why.
 SHARE = Range(0.0, 1.0)  # a probability, a share, a weight of two parts, a cosine or relevance score
-CUT = Range(0.0, 2.0)  # a score in [0, 1] counts when below it: any cut above 1 takes every score (1.01 = all)
+CUT = Range(0.0, 2.0)  # a threshold on a score in [0, 1]: above 1 no score reaches it (1.01 = every score below)
 MAX_TOKENS = 10**7  # token amounts: a run makes a few dozen calls, each within one context window
 MIN_WINDOW = 512  # the packaged answer prompts (~150 tokens), a short question, one 120-token chunk, a 160-token answer
 MAX_WINDOW = 2**17  # Qwen2.5's longest context (with YaRN); llama.cpp allocates its KV cache up front (~3.8 GB, 1.5B)
@@ -215,7 +215,9 @@ class Config:
     )
     # --- gate (BAUG) -----------------------------------------------------------------------------
     gate: GateMode = _f("none", "none = always STOP after one pass (baseline); baug = the budget gate.")
-    overlap_tau: float = _f(0.45, "Support overlap needed to STOP.", allowed=SHARE)
+    overlap_tau: float = _f(
+        0.45, "Support overlap needed to STOP (above 1: overlap never stops a run on its own).", allowed=CUT
+    )
     gray_zone: tuple[float, float] = _f(
         (0.3, 0.45), "Overlap range where the judge is consulted.", allowed=OrderedPair((0.0, 1.0))
     )

@@ -74,7 +74,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("gray_zone", "0.1,0.2,0.3", [0.1, 0.2, 0.3], "gray_zone must be a pair"),
     ("overlap_tau", "nan", math.nan, "overlap_tau must be a finite number"),
     ("overlap_tau", "inf", math.inf, "overlap_tau must be a finite number"),
-    ("overlap_tau", "5", 5.0, "overlap_tau must be at most 1.0"),
+    ("overlap_tau", "5", 5.0, "overlap_tau must be at most 2.0"),
     ("n_ctx", "1", 1, "n_ctx must be at least 512"),
     ("temperature", "50", 50.0, "temperature must be at most 2.0"),
     ("llm_timeout_s", "0", 0.0, "llm_timeout_s must be above 0.0"),
