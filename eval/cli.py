@@ -72,7 +72,7 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     sub.add_argument("--dataset", required=True, metavar="PATH", help="dataset file or folder")
     sub.add_argument("--format", default="auto", metavar="FORMAT", help=FORMAT_HELP)
     sub.add_argument("--corpus", default=None, metavar="PATH", help="pooled corpus file replacing the dataset's own")
-    sub.add_argument("--language", default=None, help="keep only questions in this language (en, id)")
+    sub.add_argument("--language", default=None, help="keep only questions in this language (en, id, zh)")
     sub.add_argument("--presets", default="baseline,A", help="comma-separated: baseline, A, B, C, peer")
     sub.add_argument("--limit", default=None, metavar="N", help="first N questions (N >= 1)")
     sub.add_argument(

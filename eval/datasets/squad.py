@@ -5,7 +5,8 @@ paragraph, which is gold when the question is answerable. SQuAD 2.0 `is_impossib
 are unanswerable (their `plausible_answers` kept in `extra`). Paragraph ids are
 "<title>#<paragraph index>", or "doc-<document_id>" when the paragraph has one (COVID-QA);
 COVID-QA articles have no title, so the first line of the paper is used. The language is "id"
-when the file name has an "id" token (dev-v2.0_small_id.json), else "en".
+when the file name has an "id" token (dev-v2.0_small_id.json), "zh" for a question written in Chinese
+(CMRC 2018, whose several gold spans per question become aliases), else "en".
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.text.cjk import has_cjk
 
 from .io import LoadLog, read_json, require, require_text
 from .schema import DatasetFormatError, QAItem
@@ -125,7 +127,7 @@ def _item(qa: dict[str, Any], passage: Passage, where: str, language: str, log: 
         question=question,
         answers=answers,
         answerable=answerable,
-        language=language,
+        language="zh" if language == "en" and has_cjk(question) else language,
         passages=(passage,),
         gold_passage_ids=(passage.id,) if answerable else (),
         extra=extra,

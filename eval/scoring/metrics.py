@@ -17,7 +17,9 @@ moving a score. It scores the text the user receives, the result's `answer` and 
   (`evaluate-v1.1.py`, Rajpurkar et al. 2016, https://rajpurkar.github.io/SQuAD-explorer/), on the
   short answer (else the full answer without citation markers); best over the gold aliases. Two
   documented extensions: Unicode punctuation is dropped as well as ASCII punctuation, and an empty
-  prediction against an empty normalized gold is a match (the SQuAD v2.0 rule).
+  prediction against an empty normalized gold is a match (the SQuAD v2.0 rule). Chinese gold follows
+  the CMRC 2018 convention instead: EM after removing Chinese and ASCII punctuation, F1 over the
+  longest common run of segments, each Chinese character one segment (`text.chinese_segments`).
 * **CRAG score** (Yang et al. 2024, CRAG §4): +1 correct, 0 abstained, −1 otherwise. On an
   unanswerable item, answering scores −1 unless it is a false-premise item whose answer rebuts the
   premise (+1).
@@ -39,10 +41,18 @@ from typing import Any, Literal
 from .keys import AnswerKey
 from .long_form import long_form_correct
 from .refusal import is_refusal
-from .text import answer_tokens, normalize_answer, strip_citation_markers
+from .text import (
+    answer_tokens,
+    chinese_normalized,
+    chinese_segments,
+    has_chinese,
+    longest_common_run,
+    normalize_answer,
+    strip_citation_markers,
+)
 
 CONTAINMENT_MAX_TOKENS = 24
-"""A prediction longer than this (normalized tokens) earns no credit by containing the gold."""
+"""A prediction longer than this (normalized tokens; Chinese: segments) earns no credit by containing the gold."""
 
 REBUTTAL_CUES = (
     "no", "not", "never", "none", "nobody", "nothing", "false premise", "did not", "didn't", "does not",
@@ -56,12 +66,28 @@ _REBUTTAL = re.compile(
 
 
 def exact_match(prediction: str, gold: str) -> float:
-    """1.0 when prediction and gold normalize to the same string, else 0.0."""
+    """1.0 when prediction and gold normalize to the same string, else 0.0 (Chinese gold: CMRC 2018's rule)."""
+    if has_chinese(gold):
+        return float(chinese_normalized(prediction) == chinese_normalized(gold))
     return float(normalize_answer(prediction) == normalize_answer(gold))
 
 
+def chinese_f1(prediction: str, gold: str) -> float:
+    """CMRC 2018's F1: longest common run of mixed segments over the prediction's and the gold's lengths."""
+    pred, ref = chinese_segments(prediction), chinese_segments(gold)
+    if not pred or not ref:
+        return float(pred == ref)
+    shared = longest_common_run(pred, ref)
+    if shared == 0:
+        return 0.0
+    precision, recall = shared / len(pred), shared / len(ref)
+    return 2 * precision * recall / (precision + recall)
+
+
 def token_f1(prediction: str, gold: str) -> float:
-    """SQuAD token F1 between one prediction and one gold answer."""
+    """SQuAD token F1 between one prediction and one gold answer (Chinese gold: `chinese_f1`)."""
+    if has_chinese(gold):
+        return chinese_f1(prediction, gold)
     pred, ref = answer_tokens(prediction), answer_tokens(gold)
     if not pred or not ref:
         return float(pred == ref)
@@ -79,8 +105,11 @@ def best_over_aliases(prediction: str, golds: Sequence[str], metric: Any) -> flo
 
 
 def contains_gold(prediction: str, gold: str) -> bool:
-    """True when the normalized gold occurs as a contiguous run of whole tokens in the prediction."""
-    pred, ref = answer_tokens(prediction), answer_tokens(gold)
+    """True when the normalized gold occurs as a contiguous run of whole tokens in the prediction
+    (Chinese gold: of CMRC 2018 segments, each Chinese character one)."""
+    chinese = has_chinese(gold)
+    pred = chinese_segments(prediction) if chinese else answer_tokens(prediction)
+    ref = chinese_segments(gold) if chinese else answer_tokens(gold)
     if not ref or len(ref) > len(pred):
         return False
     return any(pred[i : i + len(ref)] == ref for i in range(len(pred) - len(ref) + 1))
@@ -100,7 +129,8 @@ def is_correct(
     if long_form:
         return long_form_correct(question, answer, golds)
     short = [short_answer] if short_answer.strip() else []
-    if full.strip() and len(answer_tokens(full)) <= CONTAINMENT_MAX_TOKENS:
+    size = len(chinese_segments(full)) if any(has_chinese(g) for g in golds) else len(answer_tokens(full))
+    if full.strip() and size <= CONTAINMENT_MAX_TOKENS:
         short.append(full)
     return any(contains_gold(c, g) for c in short for g in golds)
 

@@ -110,3 +110,43 @@ def contains_run(haystack: list[str], needle: list[str]) -> bool:
         all(extends(k, w) for k, w in zip(needle, haystack[i : i + width], strict=True))
         for i in range(len(haystack) - width + 1)
     )
+
+
+# Chinese (CMRC 2018 convention): CJK characters one token each, other runs split on spaces.
+_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_SEGMENT = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\\s\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+def has_chinese(text: str) -> bool:
+    """Whether `text` holds a Chinese character (CJK unified ideographs)."""
+    return _CJK.search(text) is not None
+
+
+def chinese_segments(text: str) -> list[str]:
+    """CMRC 2018's mixed segmentation with punctuation removed: lower-cased, Chinese and ASCII
+    punctuation dropped, each Chinese character one segment, other runs split on whitespace.
+
+    Follows `mixed_segmentation(..., rm_punc=True)` of the CMRC 2018 evaluation script (Cui et al.
+    2019); re-implemented, and an ASCII run is split on spaces rather than by NLTK's tokenizer.
+    Punctuation is deleted, not replaced by a space, as in the script ("2019。ab" is one run)."""
+    return _SEGMENT.findall(chinese_normalized(text))
+
+
+def chinese_normalized(text: str) -> str:
+    """CMRC 2018's `remove_punctuation`: lower-cased, stripped, punctuation and symbols removed
+    (Unicode categories P and S: a superset of the script's list of Chinese and ASCII marks)."""
+    return "".join(ch for ch in text.lower().strip() if not (_is_punct(ch) or unicodedata.category(ch).startswith("S")))
+
+
+def longest_common_run(a: list[str], b: list[str]) -> int:
+    """Length of the longest contiguous run of tokens shared by `a` and `b` (CMRC 2018's `find_lcs`)."""
+    best = 0
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0] * (len(b) + 1)
+        for j, y in enumerate(b, 1):
+            if x == y:
+                current[j] = previous[j - 1] + 1
+                best = max(best, current[j])
+        previous = current
+    return best
