@@ -251,7 +251,12 @@ def run_eval(
             "fix them, or run without --strict to skip them",
         )
     keys_file = answer_keys_path(dataset, answer_keys)
-    all_ids = _all_ids(dataset_path, fmt, corpus_path) if keys_file else []
+    whole = limit is None and not skip and language is None  # the loaded selection is the whole dataset
+    all_ids = (
+        ([item.id for item in dataset.items] if whole else _all_ids(dataset_path, fmt, corpus_path))
+        if keys_file
+        else []
+    )
     keys = load_run_keys(dataset, keys_file, all_ids)
     configs = preset_configs(presets, overrides)
     base = resolve_config("baseline", overrides)

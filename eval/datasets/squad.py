@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from anchorgate.eval.scoring.text import has_chinese
 from anchorgate.tools.corpus.documents import Passage
-from anchorgate.tools.text.cjk import has_cjk
 
 from .io import LoadLog, read_json, require, require_text
 from .schema import DatasetFormatError, QAItem
@@ -127,7 +127,7 @@ def _item(qa: dict[str, Any], passage: Passage, where: str, language: str, log: 
         question=question,
         answers=answers,
         answerable=answerable,
-        language="zh" if language == "en" and has_cjk(question) else language,
+        language="zh" if language == "en" and has_chinese(question) else language,
         passages=(passage,),
         gold_passage_ids=(passage.id,) if answerable else (),
         extra=extra,
