@@ -64,6 +64,24 @@ def _concurrency(raw: str) -> int:
     return value
 
 
+IDS_FIX = "give a text file of question ids, one per line"
+
+
+def _ids(raw: str | None) -> list[str] | None:
+    """The question ids of `--ids FILE` (blank lines aside); a missing or empty file is a usage error (64)."""
+    from anchorgate.eval.errors import EvalUsageError
+
+    if raw is None:
+        return None
+    try:
+        ids = [line.strip() for line in Path(raw).read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvalUsageError(f"--ids {raw!r} cannot be read: {exc}", IDS_FIX) from exc
+    if not ids:
+        raise EvalUsageError(f"--ids {raw!r} lists no question id", IDS_FIX)
+    return ids
+
+
 def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     """Register `eval` on the `anchorgate` sub-command parser; returns its parser."""
     sub: argparse.ArgumentParser = subparsers.add_parser(
@@ -80,6 +98,12 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         metavar="K",
         help="leave out the first K of the selected questions (with --limit N: questions K+1…N)",
+    )
+    sub.add_argument(
+        "--ids",
+        default=None,
+        metavar="FILE",
+        help="ask only the selected questions whose ids FILE lists, one per line (re-ask a few, compare a change)",
     )
     sub.add_argument(
         "--concurrency",
@@ -140,7 +164,7 @@ def run_eval_command(args: argparse.Namespace) -> int:
     summary = run_eval(
         args.dataset, args.format, presets, args.limit, overrides, args.out, args.force, args.corpus,
         progress=not args.no_progress, language=args.language, llm_cache=llm_cache, concurrency=args.concurrency,
-        skip=args.skip, answer_keys=args.answer_keys, strict=args.strict,
+        skip=args.skip, answer_keys=args.answer_keys, strict=args.strict, ids=_ids(args.ids),
     )  # fmt: skip
     print(_summary_lines(summary))
     return 0

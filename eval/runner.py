@@ -28,7 +28,7 @@ import asyncio
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -97,6 +97,19 @@ def load_eval_dataset(
         raise EvalInputError(str(exc)) from exc
     except ValueError as exc:
         raise EvalDataError(" ".join(str(exc).split())) from exc
+
+
+def only_ids(dataset: QADataset, ids: Sequence[str] | None) -> QADataset:
+    """The dataset with only the questions `ids` names, in dataset order (None: all of them)."""
+    if ids is None:
+        return dataset
+    wanted = set(ids)
+    unknown = sorted(wanted - {item.id for item in dataset.items})
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        raise EvalUsageError(f"--ids names {len(unknown)} question(s) not in the selection: {shown}",
+                             "check the ids against --dataset, --language, --skip and --limit")  # fmt: skip
+    return replace(dataset, items=tuple(item for item in dataset.items if item.id in wanted))
 
 
 def _skip_leaves_nothing(
@@ -222,6 +235,7 @@ def run_eval(
     skip: int = 0,
     answer_keys: str | Path | None = None,
     strict: bool = False,
+    ids: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Evaluate `presets` on a dataset into `out_dir`; returns a summary (counts, cache stats, files).
 
@@ -232,7 +246,8 @@ def run_eval(
     leaves out the first questions of the selection (`skip=150, limit=250`: questions 151–250).
     `answer_keys`: a key file scoring correctness (`eval.scoring.keys`); ClapNQ's is found beside it.
     Records the loader skipped or repaired are counted and named in the summary, metrics.json and
-    report.md; `strict` makes a skipped record an error before any question is asked.
+    report.md; `strict` makes a skipped record an error before any question is asked. `ids` keeps only
+    the selected questions it lists (an id outside the selection is a usage error, exit 64).
     """
     overrides = dict(overrides or {})
     check_limit(limit)
@@ -242,6 +257,7 @@ def run_eval(
                                 skip=skip)  # fmt: skip
     if skip and not dataset.items:
         _skip_leaves_nothing(dataset_path, fmt, corpus_path, language, skip)
+    dataset = only_ids(dataset, ids)
     issues = data_issues(dataset)
     if strict and issues["skipped"]:
         first = issues["skipped"][0]
@@ -262,6 +278,8 @@ def run_eval(
     base = resolve_config("baseline", overrides)
     concurrency, note = effective_concurrency(requested, base.llm)
     settings = run_settings(dataset, corpus_path, language, overrides, list(configs), limit, base.llm, skip)
+    if ids is not None:
+        settings["ids"] = sorted(set(ids))
     out = Path(out_dir)
     settings = prepare_out_dir(out, settings, force=force)
     caches = CacheRegistry(cache_file(llm_cache, base))
