@@ -5,17 +5,17 @@ deterministic) and does not count as a round. A new round asks the question (or 
 `graph/round_strategy.py` chose from the signals: HyDE's hypothetical passage in round 2, a
 guarded rewrite) plus one worker per still-missing anchor; every round's plan is logged
 (`round_plans`). When the plan is to spend no round (nothing the signals show would help), the
-planner asks the gate's own `decide` what it would do with no round left, logs that as the
+planner asks the gate's own `decide` what it would do with no round allowed, logs that as the
 final gate decision, and the run goes to the finalizer.
 """
 
 from __future__ import annotations
 
-from copy import copy
 from typing import Any
 
 from langgraph.runtime import Runtime
 
+from anchorgate.agents.baug_gate import gate_signals
 from anchorgate.graph.config import Config
 from anchorgate.graph.gate import decide
 from anchorgate.graph.round_strategy import RoundPlan, choose_round_plan
@@ -33,21 +33,15 @@ def _missing(state: State) -> list[Anchor]:
 
 
 def _without_round(state: State, config: Config, plan: RoundPlan) -> dict[str, Any] | None:
-    """The gate's decision on the same signals with no round left, as the run's final one.
+    """The gate's decision on the same signals with no round allowed, as the run's final one.
 
-    None if the gate would still retrieve (it cannot with no round left; then the round is spent
-    as planned before this choice existed, rather than looping).
+    None if the gate would still retrieve (an anchor one-shot retry; then the round is spent as
+    planned, rather than looping).
     """
-    last = (state.get("gate_log") or [{}])[-1]
-    exhausted = copy(state["signals"])
-    exhausted["round"] = config.max_rounds  # only round counting changes: budget, judge, anchors are as measured
-    seen = last.get("signals") or {}
-    if "judge_label" in seen:  # a judge that ran after the meter: the label the gate decided on
-        exhausted["judge_label"] = seen["judge_label"]
-    exhausted["judge_calls"] = state.get("judge_calls", 0)
-    action, reason = decide(exhausted, config)
+    action, reason = decide(gate_signals(state), config, round_allowed=False)
     if action not in ("STOP", "ABSTAIN"):
         return None
+    last = (state.get("gate_log") or [{}])[-1]
     entry = {**last, "action": action, "reason": reason, "round_skipped": plan.why}
     return {"gate_decision": {"action": action, "reason": reason}, "gate_log": [entry], "rewrite_pending": False}
 

@@ -89,14 +89,13 @@ def quoted_signals(
     grounding_min: float,
     question: str,
     yes_no_question: bool,
-    bare_unsupported: bool = False,
 ) -> QuotedSignals:
     """Signals of a quoted draft; a verified, grounded quote counts as full support.
 
     The quote was found in the passages (verbatim, or nearly) and the answer's words are in it:
     the answer is supported even when the answer alone ("yes", "1889") shares little with the
     passage it cites. An unverified quote leaves the overlap to the usual claim measure. A quote of
-    nothing but the answer supports nothing when `bare_unsupported` (`abstain_bare_quotes`).
+    nothing but the answer is flagged (`bare_quote`); the gate's table decides what that costs.
     """
     if not structure:
         return {"draft_status": "free", "quote_verified": None, "answer_grounding": None, "overlap": overlap,
@@ -113,7 +112,7 @@ def quoted_signals(
         "draft_status": structure["status"],
         "quote_verified": bool(structure.get("verified")) or found,
         "answer_grounding": grounding,
-        "overlap": 0.0 if empty or (bare and bare_unsupported) else 1.0 if grounded else overlap,
+        "overlap": 0.0 if empty else 1.0 if grounded else overlap,
         "non_answer": empty,
         "bare_quote": bare,
     }
@@ -147,8 +146,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     idk = bool(draft) and is_idk(draft)
     # the question type the anchor predictor classified once, not classified again every round
     yes_no = state.get("question_type") == "yes_no"
-    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"], yes_no,
-                            config.abstain_bare_quotes)  # fmt: skip
+    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"], yes_no)
     firm_covered = all(a.text in inferred for a in missing)
     strength = measure_strength(state["question"], context, firm_covered, config.retry_min_relevance)
     signals: Signals = {

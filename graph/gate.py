@@ -62,31 +62,101 @@ Reasons:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from anchorgate.graph.config import Config
 from anchorgate.graph.signals import Decision, GateReason, JudgeLabel, Signals
 
 
-def decide(signals: Signals, config: Config) -> Decision:
-    """The gate's action and reason for the current round."""
+@dataclass(frozen=True)
+class WithdrawalRule:
+    """One row of the gate's table: a measured reason to withdraw an answer the gate would stop on.
+
+    The rule fires when its signal is truthy and its setting holds one of the values in `on`. A fired
+    rule asks for another round (`retrieve`) while one can start (`can_start_round`); with none left it
+    abstains (`abstain`) when the setting holds one of `abstain_on` (default: `on`), else the answer
+    stands. `skips_judge`: the answer is withdrawn whatever the judge says, so no judge call is spent.
+    Adding a rule is its signal (graph/signals.py, agents/signal_meter.py), its row and its tests.
+    """
+
+    signal: str
+    setting: str
+    on: tuple[object, ...]
+    retrieve: GateReason
+    abstain: GateReason
+    skips_judge: bool
+    abstain_on: tuple[object, ...] | None = None
+
+    def fires(self, signals: Signals, config: Config) -> bool:
+        """The rule is on and its signal says the answer should go."""
+        return bool(getattr(config, self.setting) in self.on and signals.get(self.signal))
+
+    def abstains(self, config: Config) -> bool:
+        """With no round left the rule abstains (else the answer stands)."""
+        return getattr(config, self.setting) in (self.on if self.abstain_on is None else self.abstain_on)
+
+
+WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = (
+    WithdrawalRule("answer_unanchored", "abstain_unanchored_answers", (True,),
+                   "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
+    WithdrawalRule("answer_off_topic", "abstain_off_topic_answers", (True,),
+                   "RETRIEVE_OFF_TOPIC_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER", skips_judge=True),
+    WithdrawalRule("bare_quote", "abstain_bare_quotes", (True,),
+                   "RETRIEVE_LOW_SUPPORT", "ABSTAIN_BARE_QUOTE", skips_judge=True),
+    WithdrawalRule("answer_uncertain", "uncertain_answer_policy", ("retrieve", "abstain"),
+                   "RETRIEVE_UNCERTAIN_ANSWER", "ABSTAIN_UNCERTAIN_ANSWER", skips_judge=False, abstain_on=("abstain",)),
+    WithdrawalRule("answer_inconsistent", "second_reading", ("withdraw",),
+                   "RETRIEVE_INCONSISTENT_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", skips_judge=True),
+)  # fmt: skip
+"""The withdrawal rules, in the order they are read: the first that fires decides."""
+
+
+def decide(signals: Signals, config: Config, *, round_allowed: bool = True) -> Decision:
+    """The gate's action and reason for the current round.
+
+    `round_allowed=False` decides as if no retrieval round could start (the round planner's question
+    when the round it would plan cannot help); an anchor one-shot retry, which is not a round, may
+    still be asked for.
+    """
     if config.gate == "none":
         return _single_pass(signals)
     if not signals["has_draft"] and signals["budget_skipped"]:
         return "ABSTAIN", "ABSTAIN_BUDGET"
     judge = signals.get("judge_label")
-    supported = _supported(signals, config, judge)
     anchors_ok = not _firm_missing(signals) or _quote_outweighs_missing_anchor(signals, config)
     answer_retry = _answer_retry(signals, config)
     if answer_retry is not None:
         return "REFLECT", answer_retry
     if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
         return "REFLECT", "REFLECT_FIXABLE_FLAW"
-    if supported and anchors_ok and not _answered_elsewhere(signals, config):
-        withdrawn = _uncertain_answer(signals, config) or _inconsistent_answer(signals, config)
-        return withdrawn or ("STOP", "STOP_OVERLAP_OK")
-    retry = _retrieval_retry(signals, config, judge)
+    if _supported(signals, config, judge) and anchors_ok:
+        return withdrawn(signals, config, round_allowed) or ("STOP", "STOP_OVERLAP_OK")
+    retry = _retrieval_retry(signals, config, judge, round_allowed)
     if retry is not None:
         return "RETRIEVE_MORE", retry
     return _final(signals, config, judge, anchors_ok)
+
+
+def can_start_round(signals: Signals, config: Config, round_allowed: bool = True) -> bool:
+    """Another retrieval round can start: rounds and tokens are left and the last pass found something new."""
+    return (
+        round_allowed
+        and signals["round"] < config.max_rounds
+        and signals["tokens_left"] >= config.min_round_tokens
+        and not _stagnant(signals, config)
+    )
+
+
+def withdrawn(signals: Signals, config: Config, round_allowed: bool = True) -> Decision | None:
+    """The first fired withdrawal rule's decision on an answer the gate would stop on, or None."""
+    for rule in WITHDRAWAL_RULES:
+        if not rule.fires(signals, config):
+            continue
+        if can_start_round(signals, config, round_allowed):
+            return "RETRIEVE_MORE", rule.retrieve
+        if rule.abstains(config):
+            return "ABSTAIN", rule.abstain
+    return None
 
 
 def _single_pass(signals: Signals) -> Decision:
@@ -119,19 +189,6 @@ def _can_reflect(signals: Signals, config: Config, judge: JudgeLabel | None) -> 
         and signals["has_draft"]
         and signals["tokens_left"] >= config.factoid_min_tokens_left
     )
-
-
-def _answered_elsewhere(signals: Signals, config: Config) -> tuple[GateReason, GateReason] | None:
-    """The (retrieve, abstain) reasons of an answer taken from a passage or sentences about something else."""
-    if config.abstain_unanchored_answers and signals.get("answer_unanchored"):
-        return "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER"
-    if config.abstain_off_topic_answers and signals.get("answer_off_topic"):
-        return "RETRIEVE_OFF_TOPIC_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER"
-    return None
-
-
-def _bare(signals: Signals, config: Config) -> bool:
-    return bool(config.abstain_bare_quotes and signals.get("bare_quote"))
 
 
 def _firm_missing(signals: Signals) -> list[str]:
@@ -182,54 +239,21 @@ def _answer_retry(signals: Signals, config: Config) -> GateReason | None:
     return None
 
 
-def _uncertain_answer(signals: Signals, config: Config) -> Decision | None:
-    """A supported answer the reader was unsure of while writing its answer span (seed 001 DRAGIN).
-
-    Measured (docs/benchmark-log.md, issue 13): answer-span confidence separates right from wrong answers
-    only weakly (held-out AUC 0.61), so abstaining on it costs about as many right answers as it
-    stops wrong ones; `retrieve` only buys another round where one is left (off in every preset
-    until B with it is measured).
-    """
-    if config.uncertain_answer_policy == "off" or not signals.get("answer_uncertain"):
-        return None
-    rounds_left = signals["round"] < config.max_rounds and signals["tokens_left"] >= config.min_round_tokens
-    if rounds_left and not _stagnant(signals, config):
-        return "RETRIEVE_MORE", "RETRIEVE_UNCERTAIN_ANSWER"
-    return ("ABSTAIN", "ABSTAIN_UNCERTAIN_ANSWER") if config.uncertain_answer_policy == "abstain" else None
-
-
-def _inconsistent(signals: Signals, config: Config) -> bool:
-    return bool(config.second_reading == "withdraw" and signals.get("answer_inconsistent"))
-
-
-def _inconsistent_answer(signals: Signals, config: Config) -> Decision | None:
-    """A supported answer the reader did not give again reading the passages in reverse order
-    (`second_reading` withdraw): another round while one is left, else abstain."""
-    if not _inconsistent(signals, config):
-        return None
-    rounds_left = signals["round"] < config.max_rounds and signals["tokens_left"] >= config.min_round_tokens
-    if rounds_left and not _stagnant(signals, config):
-        return "RETRIEVE_MORE", "RETRIEVE_INCONSISTENT_ANSWER"
-    return "ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER"
-
-
-def _retrieval_retry(signals: Signals, config: Config, judge: JudgeLabel | None) -> GateReason | None:
+def _retrieval_retry(
+    signals: Signals, config: Config, judge: JudgeLabel | None, round_allowed: bool = True
+) -> GateReason | None:
     """Why another retrieval pass is worth its tokens, or None."""
-    tokens_left = signals["tokens_left"]
     if (
         config.factoid_one_shot
         and signals["missing_anchors"]
         and not signals["one_shot_used"]
-        and tokens_left >= config.factoid_min_tokens_left
+        and signals["tokens_left"] >= config.factoid_min_tokens_left
     ):
         return "RETRIEVE_ANCHOR_ONE_SHOT"
-    if signals["round"] >= config.max_rounds or tokens_left < config.min_round_tokens or _stagnant(signals, config):
+    if not can_start_round(signals, config, round_allowed):
         return None
     if signals["missing_anchors"]:
         return "RETRIEVE_MISSING_ANCHOR"
-    elsewhere = _answered_elsewhere(signals, config)
-    if elsewhere and not _declined(signals):
-        return elsewhere[0]
     return "RETRIEVE_JUDGE_UNSUPPORTED" if judge == "UNSUPPORTED" else "RETRIEVE_LOW_SUPPORT"
 
 
@@ -250,19 +274,13 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
         return "ABSTAIN", "ABSTAIN_JUDGE_REJECTED"
     if not anchors_ok:
         return "ABSTAIN", "ABSTAIN_MISSING_ANCHOR"
-    elsewhere = _answered_elsewhere(signals, config)
-    if elsewhere:
-        return "ABSTAIN", elsewhere[1]
-    if _bare(signals, config):
-        return "ABSTAIN", "ABSTAIN_BARE_QUOTE"
     if signals.get("draft_status") == "quoted" and not signals.get("quote_verified"):
         return "ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE"
     gray = float(signals["overlap"]) >= config.gray_zone[0] and judge != "PARTIAL"
     judge_ok = judge == "SUPPORTED" or (judge is None and _judge_waived(signals, config))
-    if gray and judge_ok and _inconsistent(signals, config):
-        return "ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER"
     if gray and judge_ok:
-        return "STOP", "STOP_NO_NEW_HITS" if _stagnant(signals, config) else "STOP_BUDGET"
+        stop: Decision = ("STOP", "STOP_NO_NEW_HITS" if _stagnant(signals, config) else "STOP_BUDGET")
+        return withdrawn(signals, config, round_allowed=False) or stop
     return "ABSTAIN", "ABSTAIN_LOW_SUPPORT"
 
 
@@ -276,7 +294,7 @@ def needs_judge(signals: Signals, config: Config) -> bool:
     """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
     if config.gate == "none" or _judge_waived(signals, config):
         return False
-    if _answered_elsewhere(signals, config) or _bare(signals, config) or _inconsistent(signals, config):
+    if any(rule.skips_judge and rule.fires(signals, config) for rule in WITHDRAWAL_RULES):
         return False  # withdrawn whatever the judge says
     if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
         return False

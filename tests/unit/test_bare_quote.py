@@ -26,7 +26,7 @@ PASSAGES = [
     Passage("cast", "Villains on screen", "Cast\nSteven Yeun\nOscar Isaac\nComic book villains in film history."),
     Passage("serial", "The Spider Lady", "Carol Forman played the Spider Lady, the first comic book villain on film."),
 ]
-BARE = sig(draft_status="quoted", quote_verified=True, answer_grounding=1.0, overlap=0.0, bare_quote=True)
+BARE = sig(draft_status="quoted", quote_verified=True, answer_grounding=1.0, overlap=1.0, bare_quote=True)
 
 
 def _found(*texts: str) -> list[dict[str, Any]]:

@@ -173,7 +173,7 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
     (
         "a quote holding nothing but the answer",
         A,
-        sig(draft_status="quoted", quote_verified=True, answer_grounding=1.0, overlap=0.0, bare_quote=True),
+        sig(draft_status="quoted", quote_verified=True, answer_grounding=1.0, overlap=1.0, bare_quote=True),
         ("ABSTAIN", "ABSTAIN_BARE_QUOTE"),
     ),
     (
