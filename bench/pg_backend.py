@@ -47,8 +47,9 @@ from anchorgate.tools.index.embeddings import embedding_id, load_embeddings
 from anchorgate.tools.postgres.embedded import local_server
 from anchorgate.tools.postgres.index import embedder, index_vectors, snapshot_of, snapshot_of_index, sync
 from anchorgate.tools.postgres.search import PgSearcher
-from anchorgate.tools.retrieval.hybrid import HybridSearcher, Searcher
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.retrieval.metrics import dedupe, recall_at_k
+from anchorgate.tools.retrieval.searcher import Searcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS, percentile, write_result  # noqa: E402

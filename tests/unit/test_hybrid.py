@@ -16,6 +16,7 @@ from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.index.build import DenseIndex, build_or_load
 from anchorgate.tools.retrieval import hybrid
 from anchorgate.tools.retrieval.hybrid import HybridSearcher, as_langchain_retriever
+from anchorgate.tools.retrieval.searcher import HybridHit
 
 # Words mapped to shared "concept" dimensions: the embedding knows synonyms (car ~ automobile) that
 # BM25 cannot match, and ignores rare codes ("zx81") that only BM25 can match.
@@ -63,11 +64,11 @@ def index(tmp_path: Path) -> DenseIndex:
     return build_or_load(PASSAGES, EMB, "concepts-8", ChunkingSettings(32, 4), tmp_path, progress=False)
 
 
-def _search(searcher: HybridSearcher, query: str, **kwargs: object) -> list[hybrid.HybridHit]:
+def _search(searcher: HybridSearcher, query: str, **kwargs: object) -> list[HybridHit]:
     return searcher.search(query, EMB.embed_query(query), **kwargs)
 
 
-def _docs(hits: Sequence[hybrid.HybridHit]) -> list[str]:
+def _docs(hits: Sequence[HybridHit]) -> list[str]:
     return [hit.chunk.doc_id for hit in hits]
 
 

@@ -22,7 +22,8 @@ from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.index.embeddings import E5, MINILM, embedding_choice, load_embeddings
 from anchorgate.tools.index.model_choice import decide_model
-from anchorgate.tools.retrieval.hybrid import HybridHit, HybridSearcher
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
+from anchorgate.tools.retrieval.searcher import HybridHit
 from anchorgate.tools.text.language import detect_languages, sample_texts
 
 QUESTION = """Jelaskan secara lengkap dan komprehensif tentang:

@@ -23,7 +23,8 @@ from anchorgate.tools.postgres.index import embedder, index_vectors, snapshot_of
 from anchorgate.tools.postgres.search import PgSearcher
 from anchorgate.tools.postgres.store import VectorStoreDataError
 from anchorgate.tools.retrieval.bm25 import BM25Index
-from anchorgate.tools.retrieval.hybrid import HybridHit, HybridSearcher
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
+from anchorgate.tools.retrieval.searcher import HybridHit
 from tests.fakes import normalize_words
 from tests.unit.pg_helpers import fresh_database, pg_server
 

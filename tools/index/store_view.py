@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from anchorgate.tools.corpus.documents import Chunk
-
-if TYPE_CHECKING:  # tools/retrieval/hybrid.py imports this module
-    from anchorgate.tools.retrieval.hybrid import Searcher
+from anchorgate.tools.retrieval.searcher import Searcher
 
 
 @dataclass

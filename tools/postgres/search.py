@@ -39,8 +39,9 @@ from anchorgate.tools.postgres.store import (
     vector_literal,
 )
 from anchorgate.tools.retrieval.bm25 import terms as raw_terms
-from anchorgate.tools.retrieval.hybrid import Candidates, Fusion, HybridHit, Mode, Searcher, checked_query, fetch_size
+from anchorgate.tools.retrieval.hybrid import checked_query, fetch_size
 from anchorgate.tools.retrieval.hybrid import fuse_and_gate as shared_fuse_and_gate
+from anchorgate.tools.retrieval.searcher import Candidates, Fusion, HybridHit, Mode, Searcher
 from anchorgate.tools.text.stopwords import Language, stopwords_for
 
 K1, B = 1.5, 0.75  # tools/retrieval/bm25.py's defaults

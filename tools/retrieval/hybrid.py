@@ -26,11 +26,9 @@ chunk id asc, so the same call always gives the same list.
 from __future__ import annotations
 
 import threading
-from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -45,10 +43,9 @@ from anchorgate.tools.index.store_view import StoreIndex
 from anchorgate.tools.retrieval.bm25 import BM25Index
 from anchorgate.tools.retrieval.fusion import dense_sparse_fusion, reciprocal_rank_fusion
 from anchorgate.tools.retrieval.gating import GateSettings, gate, keyword_coverage, priors_from_metadata
+from anchorgate.tools.retrieval.searcher import Candidates, Fusion, HybridHit, Mode, Searcher
 from anchorgate.tools.retrieval.selection import unique_by_content
 
-Mode = Literal["dense", "bm25", "hybrid"]
-Fusion = Literal["rrf", "weighted"]
 RRF_K = 60
 MIN_FETCH = 50
 _CACHE_SIZE = 8  # a process rarely holds more than a couple of indexes; bounds memory anyway
@@ -58,73 +55,12 @@ _SEARCHERS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
-class HybridHit(ScoredChunk):
-    """A `ScoredChunk` plus what the gate measured: relevance in [0, 1], keyword part, prior factor."""
-
-    row: int = -1
-    relevance: float = 0.0
-    keyword: float = 0.0
-    prior: float = 1.0
-
-
-@dataclass(frozen=True)
 class _Candidate:
     """One fused candidate before gating."""
 
     row: int
     fused: float
     rank: int
-
-
-@dataclass(frozen=True)
-class Candidates:
-    """What one store found for one query, before fusion: the same inputs whichever store answered.
-
-    Rows are the store's chunk numbers (FAISS row, or the PostgreSQL `ord`, the same number for
-    the same corpus), so ties break the same way in both.
-    """
-
-    dense: list[tuple[int, float]]
-    """(row, cosine) of the dense top-k, best first (ties by row)."""
-    sparse: list[tuple[int, float]]
-    """(row, score) of the sparse top-k with score > 0, best first (ties by row)."""
-    cosine: Mapping[int, float]
-    """Cosine of every candidate (dense or sparse)."""
-    keyword_score: Mapping[int, float]
-    """Sparse score of every candidate (0 when it holds no query term)."""
-    chunks: Mapping[int, Chunk]
-    doc_terms: Mapping[int, Collection[str]]
-    """The BM25 terms of every candidate (the gate's keyword coverage reads them)."""
-    query_terms: list[str]
-    """The query's distinct BM25 terms, sorted."""
-    idf: Mapping[str, float]
-    """Lucene idf of each query term (the gate weighs coverage by it)."""
-
-
-class Searcher(ABC):
-    """What the graph retrieves through: gated hybrid search, plain dense top-k and stored vectors."""
-
-    @abstractmethod
-    def search(
-        self,
-        query: str,
-        query_vector: Sequence[float],
-        *,
-        pool_k: int = 24,
-        mode: Mode = "hybrid",
-        fusion: Fusion = "rrf",
-        relevance_floor: float = 0.0,
-        dense_weight: float = 0.5,
-    ) -> list[HybridHit]:
-        """At most `pool_k` gated hits for `query` (see the module docstring for every score)."""
-
-    @abstractmethod
-    def dense(self, query_vector: Sequence[float], k: int) -> list[tuple[Chunk, float]]:
-        """The k nearest chunks and their cosines, best first (ties by row): the baseline's retrieval."""
-
-    @abstractmethod
-    def vectors(self, items: Sequence[int | str]) -> np.ndarray:
-        """Stored (normalized) vectors of chunks given by row or chunk id, shape (len(items), dim)."""
 
 
 class HybridSearcher(Searcher):

@@ -31,7 +31,8 @@ from anchorgate.tools.paths import cache_root
 from anchorgate.tools.postgres.corpus import FAISS, StoreSettings, collection_name, server_url
 from anchorgate.tools.postgres.index import SyncResult, embedder, index_vectors, snapshot_of, snapshot_of_index, sync
 from anchorgate.tools.postgres.search import PgSearcher
-from anchorgate.tools.retrieval.hybrid import HybridSearcher, Searcher
+from anchorgate.tools.retrieval.hybrid import HybridSearcher
+from anchorgate.tools.retrieval.searcher import Searcher
 from anchorgate.tools.services import ResourceSettings, Services, choose_model
 
 __all__ = ["FAISS", "collection_name", "dense_hits", "index_corpus", "searcher_for", "server_url"]

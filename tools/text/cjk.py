@@ -63,13 +63,3 @@ def split_cjk(tokens: Iterable[str]) -> list[str]:
             out.extend(bigrams(part) if CJK_CHAR.match(part) else [part])
     return out
 
-
-def overlap_tokens(text: str) -> list[str]:
-    """Lower-cased word tokens of any text, CJK runs as bigrams: the tokeniser for word overlap.
-
-    The same as `tools.answer.text.normalize_words` (which calls this); exposed here for callers
-    that only need the CJK-aware split (support, claim words).
-    """
-    from anchorgate.tools.answer.text import normalize_words
-
-    return normalize_words(text)
