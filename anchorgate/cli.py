@@ -1,4 +1,4 @@
-"""The `anchorgate` command line: ask, index, prepare, config.
+"""The `anchorgate` command line: ask, index, prepare, config, serve.
 
 Every failure the user can act on is one line on stderr and a non-zero exit code; no traceback
 (set ANCHORGATE_DEBUG=1 to see one for an internal error).
@@ -18,6 +18,8 @@ from typing import Any
 
 from anchorgate.checkpoints_cli import add_reset_command, store_warnings_on_stderr
 from anchorgate.eval.cli import add_eval_command
+from anchorgate.prune_cli import add_prune_command
+from anchorgate.serve.cli import add_serve_command
 from anchorgate.studio_cli import add_studio_command
 from anchorgate.tools.errors import EX_SOFTWARE, AnchorgateError
 
@@ -78,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_reset_command(commands)
     add_eval_command(commands)
     add_studio_command(commands)
+    add_serve_command(commands)
+    add_prune_command(commands)
     return parser
 
 

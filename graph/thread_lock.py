@@ -12,7 +12,10 @@ belongs to one open file description, so two `aask` calls of one process, which 
 file, exclude each other like two processes do. Different threads use different files and run
 concurrently. The file names its owner (pid, host, start time) for the refusal message only.
 
-A PostgreSQL store has no file beside it: its threads are not locked (see README).
+A PostgreSQL store has no file beside it, and its writers may run on other machines: there the
+lock is a session advisory lock of the server (`pg_try_advisory_lock` on a hash of the thread id),
+held by a connection of its own for the run. PostgreSQL drops it when that session ends, whether
+the run finished or its process died, so, like flock, it never outlives its holder.
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from anchorgate.graph.checkpoint import checkpoint_path, is_postgres_url
+from anchorgate.graph.checkpoint import checkpoint_path, is_postgres_url, server_of
 from anchorgate.graph.config import Config
-from anchorgate.tools.errors import CheckpointWriteError, ThreadBusyError
+from anchorgate.tools.errors import CheckpointStoreError, CheckpointWriteError, ThreadBusyError
 
 LOCK_SUFFIX = ".locks"
+_LOCK_PREFIX = "anchorgate:thread:"  # the advisory-lock key space of threads (set-up uses another key)
 
 
 def lock_dir(db_path: Path) -> Path:
@@ -51,7 +56,8 @@ def lock_file(db_path: Path, thread_id: str) -> Path:
 def thread_lock(config: Config, thread_id: str) -> Iterator[None]:
     """Hold `thread_id`'s lock for the block, or raise `ThreadBusyError` at once if another run holds it."""
     if is_postgres_url(config.checkpoint_db):
-        yield
+        with _server_lock(config.checkpoint_db.strip(), thread_id):
+            yield
         return
     db_path = checkpoint_path(config)
     path = lock_file(db_path, thread_id)
@@ -60,6 +66,34 @@ def thread_lock(config: Config, thread_id: str) -> Iterator[None]:
         yield
     finally:
         release(path, fd)
+
+
+@contextlib.contextmanager
+def _server_lock(url: str, thread_id: str) -> Iterator[None]:
+    """Hold the PostgreSQL advisory lock of `thread_id` on a session of its own, or raise ThreadBusyError."""
+    import psycopg
+
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=30)
+    except psycopg.Error as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        password = urlsplit(url).password
+        reason = reason.replace(password, "***") if password else reason
+        raise CheckpointStoreError(
+            f"cannot lock thread {thread_id!r} at {server_of(url)}: {reason}",
+            "is the server running? check user, host, port and database in checkpoint_db",
+        ) from None
+    try:
+        sql = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
+        row = conn.execute(sql, (_LOCK_PREFIX + thread_id,)).fetchone()
+        if not (row and row[0]):
+            raise ThreadBusyError(
+                f"thread {thread_id!r} is busy: another run is writing it in {server_of(url)}",
+                "one run per thread: try again when it has finished, or use another --thread",
+            )
+        yield
+    finally:
+        conn.close()  # ending the session releases the lock
 
 
 def acquire(path: Path, thread_id: str, db_path: Path) -> int:

@@ -62,8 +62,18 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip setuptools wheel
   # CPU build of torch first, so nothing pulls a CUDA build later.
   .venv/bin/python -m pip install --quiet "torch==2.13.0"
-  .venv/bin/python -m pip install --quiet -e ".[model,dev,studio,postgres]"
+  .venv/bin/python -m pip install --quiet -e ".[model,dev,studio,postgres,serve]"
   echo "$wanted" > "$stamp"
+fi
+
+# The web page's test drives a real browser: Debian's headless Chromium and its chromedriver.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "setup: installing chromium and chromium-driver (apt-get)"
+    apt-get install -y -q chromium chromium-driver >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver >/dev/null; }
+  else
+    echo "setup: the browser test needs chromium and chromium-driver: sudo apt-get install chromium chromium-driver" >&2
+  fi
 fi
 
 export HF_HUB_OFFLINE=1
