@@ -35,7 +35,7 @@ from anchorgate.api import ask, resolve_config  # noqa: E402
 from anchorgate.eval.llm_cache import SqliteJsonCache  # noqa: E402
 from anchorgate.eval.runner import cache_file, cache_namespace  # noqa: E402
 from anchorgate.graph.config import parse_assignments  # noqa: E402
-from anchorgate.tools.answer.citations import content_words  # noqa: E402
+from anchorgate.tools.answer.citations import overlap_words  # noqa: E402
 from anchorgate.tools.services import register_services, services_for  # noqa: E402
 
 QUESTIONS = Path(__file__).resolve().parent / "demo_questions.jsonl"
@@ -47,8 +47,8 @@ def says_the_answer(question: dict[str, Any], answer: str, quotes: list[str]) ->
     said = " ".join([answer, *quotes])
     if re.search(question["evidence"], said, re.IGNORECASE):
         return True
-    reference = content_words(question["answer"])
-    return bool(reference) and len(reference & content_words(said)) / len(reference) >= 0.5
+    reference = overlap_words(question["answer"])
+    return bool(reference) and len(reference & overlap_words(said)) / len(reference) >= 0.5
 
 
 def verdicts(question: dict[str, Any], decision: str, answer: str, citations: list[dict[str, Any]]) -> dict[str, bool]:

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from anchorgate.tools.answer.citations import content_words
+from anchorgate.tools.answer.citations import overlap_words
 from anchorgate.tools.answer.quoted_draft import YES_NO
 
 
@@ -46,13 +46,13 @@ def kept_drafts(records: list[dict[str, Any]]) -> dict[str, float]:
 
 def head_grounding(structure: dict[str, Any]) -> float | None:
     """The answer's grounding against its quotes' own text (what it was before the whole-sentence match)."""
-    words = content_words(structure.get("clipped_answer") or structure.get("answer", "")) - YES_NO
+    words = overlap_words(structure.get("clipped_answer") or structure.get("answer", "")) - YES_NO
     quotes = [q for q in structure.get("quotes", []) if q["status"] != "absent"]
     if structure.get("status") != "quoted" or not words:
         return None
     if not quotes:
         return 0.0
-    return round(len(words & content_words(" ".join(q["text"] for q in quotes))) / len(words), 4)
+    return round(len(words & overlap_words(" ".join(q["text"] for q in quotes))) / len(words), 4)
 
 
 def grounded_by_whole_sentence(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

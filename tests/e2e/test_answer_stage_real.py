@@ -11,7 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from anchorgate.agents.generator import quoted_messages
 from anchorgate.api import ask, resolve_config
 from anchorgate.eval.datasets import load_dataset
-from anchorgate.tools.answer.citations import content_words
+from anchorgate.tools.answer.citations import overlap_words
 from anchorgate.tools.answer.quoted_draft import check_quotes, draft_grammar, parse_draft
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.llm.chat_models import load_chat_model
@@ -138,7 +138,7 @@ def test_a_quote_of_a_long_sentence_is_checked_against_the_whole_sentence(tmp_pa
         quote = structure["quotes"][0]
         assert quote["status"] == "verbatim" and len(quote["text"]) <= 160
         assert quote["match"] == sentence  # the head the grammar allowed, matched to its whole sentence
-        words = content_words(structure["answer"])
+        words = overlap_words(structure["answer"])
         if "ten" in words:  # a word past the cut counts as grounded
-            in_head = len(words & content_words(quote["text"])) / len(words)
+            in_head = len(words & overlap_words(quote["text"])) / len(words)
             assert structure["grounding"] > in_head

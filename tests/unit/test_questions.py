@@ -8,7 +8,7 @@ import pytest
 
 from anchorgate.cli import run
 from anchorgate.eval.datasets.loader import load_dataset
-from anchorgate.tools.answer.questions import content_words, validate_question
+from anchorgate.tools.answer.questions import question_words, validate_question
 from anchorgate.tools.errors import EX_USAGE, InvalidQuestionError
 
 
@@ -59,9 +59,9 @@ def test_length_and_type_are_checked_before_content() -> None:
 
 
 def test_content_words_keep_what_the_question_is_about() -> None:
-    assert content_words("What does the pass statement do?") == ["pass", "statement"]
-    assert content_words("Siapa presiden pertama Indonesia?") == ["presiden", "pertama", "indonesia"]
-    assert content_words("what is the of") == []
+    assert question_words("What does the pass statement do?") == ["pass", "statement"]
+    assert question_words("Siapa presiden pertama Indonesia?") == ["presiden", "pertama", "indonesia"]
+    assert question_words("what is the of") == []
 
 
 def test_the_cli_prints_one_error_line_and_exits_with_the_question_code(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,6 +26,7 @@ from anchorgate.tools.answer.anchors import question_type
 from anchorgate.tools.answer.anchors.words import FUNCTION
 from anchorgate.tools.answer.short_answer import short_answer_span
 from anchorgate.tools.answer.text import normalize_words, strip_citations
+from anchorgate.tools.text.content_words import content_words
 from anchorgate.tools.text.language import question_language
 from anchorgate.tools.text.sentences import split_sentences
 from anchorgate.tools.text.suffixes import fold_suffix
@@ -33,9 +34,9 @@ from anchorgate.tools.text.suffixes import fold_suffix
 MAX_ANSWER_WORDS = 6
 
 
-def content_words(text: str) -> frozenset[str]:
+def _topic_words(text: str) -> frozenset[str]:
     """The text's words that are not function words, suffixes folded."""
-    return frozenset(fold_suffix(w) for w in normalize_words(text) if len(w) > 1 and w not in FUNCTION)
+    return frozenset(content_words(normalize_words(text), FUNCTION, fold=True))
 
 
 def _joined_pairs(text: str) -> frozenset[str]:
@@ -52,15 +53,15 @@ def answer_off_topic(question: str, answer: str, context: Sequence[Mapping[str, 
         return None
     if len(normalize_words(answer)) > MAX_ANSWER_WORDS:
         return None
-    answer_words = content_words(answer)
-    asked = content_words(question) | _joined_pairs(question)  # an answer restating the question is on it
+    answer_words = _topic_words(answer)
+    asked = _topic_words(question) | _joined_pairs(question)  # an answer restating the question is on it
     if not answer_words or not asked:
         return None
     held = False
     for passage in context:
-        title_words = content_words(str(passage.get("title") or ""))
+        title_words = _topic_words(str(passage.get("title") or ""))
         for sentence in split_sentences(str(passage.get("text", ""))):
-            words = content_words(sentence.text)
+            words = _topic_words(sentence.text)
             if answer_words <= words:
                 if (words | title_words) & asked:
                     return False

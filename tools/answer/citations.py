@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from anchorgate.tools.answer.text import cited_numbers, normalize_words, strip_citations
+from anchorgate.tools.text.content_words import content_words
 from anchorgate.tools.text.sentences import split_sentences
 from anchorgate.tools.text.stopwords import stopwords_for
 
@@ -18,23 +19,23 @@ ATTRIBUTION_MIN_SHARE = 0.5
 QUOTE_MAX_CHARS = 240
 
 
-def content_words(text: str) -> set[str]:
-    """Lower-cased words that carry meaning (English and Indonesian stopwords removed)."""
-    stop = stopwords_for("multi")
-    return {w for w in normalize_words(text) if w not in stop and len(w) > 1}
+def overlap_words(text: str) -> set[str]:
+    """The content words overlap measures compare: normalized words, English, Indonesian and Chinese
+    stopwords and one-letter words removed."""
+    return set(content_words(normalize_words(text), stopwords_for("multi")))
 
 
 def word_share(claim: str, passage: str) -> float:
     """Share of the claim's content words found in the passage."""
-    words = content_words(claim)
-    return len(words & content_words(passage)) / len(words) if words else 0.0
+    words = overlap_words(claim)
+    return len(words & overlap_words(passage)) / len(words) if words else 0.0
 
 
 def best_quote(passage_text: str, claim: str) -> str:
     """The passage sentence sharing most words with the claim (first on ties), trimmed."""
     sentences = [s.text for s in split_sentences(passage_text)] or [passage_text]
-    claim_words = content_words(claim)
-    best = max(sentences, key=lambda s: len(claim_words & content_words(s)))
+    claim_words = overlap_words(claim)
+    best = max(sentences, key=lambda s: len(claim_words & overlap_words(s)))
     return best if len(best) <= QUOTE_MAX_CHARS else best[: QUOTE_MAX_CHARS - 1].rstrip() + "…"
 
 

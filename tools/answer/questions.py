@@ -6,6 +6,7 @@ import keyword
 import re
 
 from anchorgate.tools.errors import InvalidQuestionError
+from anchorgate.tools.text.content_words import content_words
 from anchorgate.tools.text.stopwords import stopwords_for
 
 # English and Indonesian together: a question in either language made only of these asks nothing.
@@ -40,7 +41,7 @@ def validate_question(question: object, max_chars: int = 2000) -> str:
             f"the question has {len(cleaned)} characters; the limit is {max_chars}",
             "shorten it, or raise the max_question_chars setting",
         )
-    if not content_words(cleaned):
+    if not question_words(cleaned):
         # Retrieval would have no query term and the model no subject: baseline used to answer
         # "what is the of" with a confident STOP. Refusing is the honest answer.
         if not _WORD.search(cleaned):
@@ -63,11 +64,9 @@ def is_unicode_text(text: str) -> bool:
     return True
 
 
-def content_words(question: str) -> list[str]:
-    """The words of `question` that say what it is about (not stopwords, or Python keywords / quoted)."""
+def question_words(question: str) -> list[str]:
+    """The words of `question` that say what it is about: not stopwords, unless a Python keyword or quoted;
+    a one-letter word counts."""
     named = {word.lower() for word in _QUOTED_WORD.findall(question)}
-    return [
-        word
-        for word in (match.lower() for match in _WORD.findall(question))
-        if word not in _EMPTY_WORDS or word in _PYTHON_KEYWORDS or word in named
-    ]
+    words = [match.lower() for match in _WORD.findall(question)]
+    return content_words(words, _EMPTY_WORDS, keep=_PYTHON_KEYWORDS | named, min_chars=1)

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
-from anchorgate.tools.answer.citations import content_words
+from anchorgate.tools.answer.citations import overlap_words
 from anchorgate.tools.answer.text import IDK_ANSWER, is_idk, normalize_words
 from anchorgate.tools.text.sentences import split_sentences
 from anchorgate.tools.text.suffixes import fold_suffix
@@ -257,13 +257,13 @@ def answer_grounding(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -
     """
     if draft.status != "quoted":
         return 0.0
-    words = content_words(draft.answer) - YES_NO
+    words = overlap_words(draft.answer) - YES_NO
     if not words:
         return 1.0
     quoted = " ".join(q.match or q.text for q in draft.quotes if q.status != "absent")
     if not quoted:
         return 0.0
-    return round(len(words & content_words(quoted)) / len(words), 4)
+    return round(len(words & overlap_words(quoted)) / len(words), 4)
 
 
 def bare_quote(answer: str, quotes: Sequence[Mapping[str, Any]], question: str) -> bool:
@@ -279,7 +279,7 @@ def bare_quote(answer: str, quotes: Sequence[Mapping[str, Any]], question: str) 
     words = set(normalize_words(found))
     if not words or not words <= set(normalize_words(answer)):
         return False
-    return not content_words(found) & content_words(question)
+    return not overlap_words(found) & overlap_words(question)
 
 
 def echoes_question(answer: str, question: str) -> bool:
@@ -289,13 +289,13 @@ def echoes_question(answer: str, question: str) -> bool:
     Not an echo: yes/no, a choice the question offers ("… X or Y?" → "X"), or a number the question
     does not hold ("6 bulan" to "Berapa bulan …?": content words leave digits out; FacQA 151–250).
     """
-    words = {fold_suffix(w) for w in content_words(answer) - YES_NO}
+    words = {fold_suffix(w) for w in overlap_words(answer) - YES_NO}
     if not words or re.search(r"\bor\b", question, re.IGNORECASE):
         return False
     numbers = {w for w in normalize_words(answer) if any(ch.isdigit() for ch in w)}
     if numbers - set(normalize_words(question)):
         return False
-    return words <= {fold_suffix(w) for w in content_words(question)}
+    return words <= {fold_suffix(w) for w in overlap_words(question)}
 
 
 def non_answer(answer: str, question: str, yes_no_question: bool) -> str | None:
@@ -330,12 +330,12 @@ def answer_agreement(proposed: str, draft: QuotedDraft, evidence: str, question:
     """
     if draft.status != "quoted" or not any(q.status != "absent" for q in draft.quotes):
         return 0.0
-    said = content_words(proposed)
-    extracted = content_words(draft.answer) - YES_NO
+    said = overlap_words(proposed)
+    extracted = overlap_words(draft.answer) - YES_NO
     if not extracted:  # a yes/no extraction
         first = (normalize_words(proposed) or [""])[0]
         return 1.0 if first == (normalize_words(draft.answer) or ["?"])[0] else 0.0
     agreement = len(said & extracted) / len(extracted)
-    known = content_words(f"{question} {evidence}")
+    known = overlap_words(f"{question} {evidence}")
     outside = len(said - known) / len(said) if said else 0.0
     return round(agreement if outside <= OUTSIDE_WORDS_MAX else 0.0, 4)

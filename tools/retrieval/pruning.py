@@ -43,8 +43,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from anchorgate.tools.corpus.documents import Chunk
+from anchorgate.tools.text.content_words import content_words
 from anchorgate.tools.text.sentences import Sentence, split_sentences
-from anchorgate.tools.text.suffixes import fold_suffix
 from anchorgate.tools.text.tokens import count_tokens
 
 # Small function-word lists; content words are what is left (English, Indonesian).
@@ -231,17 +231,12 @@ def _normalised(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.where(norms == 0.0, 1.0, norms)
 
 
-def content_words(text: str, stopwords: frozenset[str]) -> list[str]:
-    """Lower-cased, suffix-folded words of `text` that are not stopwords (order kept)."""
-    return [fold_suffix(w) for w in _WORD.findall(text.lower()) if w not in stopwords and (len(w) > 1 or w.isdigit())]
-
-
 def _coverages(question: str, sentences: list[str], stopwords: frozenset[str]) -> list[float]:
     """IDF-weighted share of the question's content words present in each sentence."""
-    query = sorted(set(content_words(question, stopwords)))
+    query = sorted(set(_content_words(question, stopwords)))
     if not query or not sentences:
         return [0.0] * len(sentences)
-    bags = [set(content_words(s, stopwords)) for s in sentences]
+    bags = [set(_content_words(s, stopwords)) for s in sentences]
     n = len(bags)
     weights = {w: math.log(1.0 + n / (1.0 + sum(w in b for b in bags))) for w in query}
     total = sum(weights.values())
@@ -304,8 +299,13 @@ def _is_anaphoric(sentence: str) -> bool:
 
 def _names_title(sentence: str, title: str, settings: PruningSettings) -> bool:
     """Whether the sentence mentions a content word of the title (its subject)."""
-    words = set(content_words(title, settings.stopwords))
-    return bool(words) and bool(words & set(content_words(sentence, settings.stopwords)))
+    words = set(_content_words(title, settings.stopwords))
+    return bool(words) and bool(words & set(_content_words(sentence, settings.stopwords)))
+
+
+def _content_words(text: str, stopwords: frozenset[str]) -> list[str]:
+    """Lower-cased, suffix-folded `\\w` words of `text` that are not stopwords; a lone digit counts."""
+    return content_words(_WORD.findall(text.lower()), stopwords, short_numbers=True, fold=True)
 
 
 def _assemble(text: str, sentences: list[Sentence], kept: list[int], gap: str) -> str:
