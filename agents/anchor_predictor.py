@@ -1,6 +1,6 @@
 """Anchor predictor: the question's anchors and type, and the first pass's worker queries.
 
-Anchors are extracted by deterministic rules (tools/answer/anchors/); each confident one gets its own
+Anchors are extracted by deterministic rules (tools/question/anchors/); each confident one gets its own
 retriever worker, and the full question always gets one, so nothing outside the anchors is lost.
 Workers beyond `max_anchor_workers` are not sent; the overflow is recorded, not dropped silently.
 Anchors go into the state as dicts {text, kind, essential, confidence, aliases, inferred}; `inferred`
@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
-from anchorgate.tools.answer.anchors import Anchor, extract_anchors, question_type
+from anchorgate.tools.question.anchors import Anchor, extract_anchors, question_type
 
 MIN_WORKER_CONFIDENCE = 0.5  # below this an anchor is only checked for coverage, not searched
 

@@ -43,7 +43,8 @@ from anchorgate.tools.answer.text import IDK_ANSWER, is_idk
 from anchorgate.tools.index.embeddings import on_e5_scale
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
 from anchorgate.tools.llm.usage import add_usage, spend_update
-from anchorgate.tools.retrieval.evidence_strength import short_answer_expected, top_relevance
+from anchorgate.tools.question.answer_type import short_answer_expected
+from anchorgate.tools.retrieval.evidence_strength import top_relevance
 from anchorgate.tools.services import aservices_for
 
 # A small model sometimes starts copying the evidence block after its answer; a new passage

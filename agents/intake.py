@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import RESET_CHANNELS, State
-from anchorgate.tools.answer.questions import validate_question
+from anchorgate.tools.question.validation import validate_question
 
 
 async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:

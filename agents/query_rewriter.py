@@ -4,7 +4,7 @@ The model (temperature 0, the budgeted `stage_call`) rewrites the question, putt
 the round planner names first. The guard then decides whether the rewrite may search:
 
   BLOCK_EMPTY / BLOCK_IDENTICAL / BLOCK_LANGUAGE   no words, the question's words again, another
-                                                   language (`tools.answer.rewrite_guard.screen_rewrite`)
+                                                   language (`tools.question.rewrite_guard.screen_rewrite`)
   BLOCK_SIMILARITY  cosine to the question (the index's embedding model) below
                     `rewrite_min_similarity` (seed 001: 0.9)
   BLOCK_ENTITIES    a name, number, date or quoted string of the question dropped or one added
@@ -32,10 +32,10 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.answer.confidence import RewriteThresholds, cosine, validate_rewrite
-from anchorgate.tools.answer.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
 from anchorgate.tools.llm.calls import CallOutcome, stage_call
 from anchorgate.tools.llm.usage import spend_update
+from anchorgate.tools.question.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
+from anchorgate.tools.question.rewrite_validation import RewriteThresholds, cosine, validate_rewrite
 from anchorgate.tools.retrieval.vector_backend import dense_hits
 from anchorgate.tools.services import Services, aservices_for
 

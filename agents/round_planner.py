@@ -20,7 +20,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.gate import decide
 from anchorgate.graph.round_strategy import RoundPlan, choose_round_plan
 from anchorgate.graph.state import State
-from anchorgate.tools.answer.anchors import Anchor, anchor_query
+from anchorgate.tools.question.anchors import Anchor, anchor_query
 
 
 def _missing(state: State) -> list[Anchor]:

@@ -18,7 +18,6 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
-from anchorgate.tools.answer.anchors import Anchor, anchor_coverage, named_in_part
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
 from anchorgate.tools.answer.answer_topic import draft_off_topic
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
@@ -26,6 +25,7 @@ from anchorgate.tools.answer.quoted_draft import bare_quote, non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
 from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.llm.usage import totals
+from anchorgate.tools.question.anchors import Anchor, anchor_coverage, named_in_part
 from anchorgate.tools.retrieval.evidence_strength import measure_strength
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.text.tokens import count_tokens

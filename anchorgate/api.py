@@ -14,8 +14,8 @@ from anchorgate.graph.checkpoint import is_postgres_url, refuse_folder
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
 from anchorgate.threads import run_config, stream_events, validate_thread_id, warn_not_checkpointed, writer
-from anchorgate.tools.answer.questions import validate_question
 from anchorgate.tools.errors import CheckpointCorruptError, CheckpointWriteError
+from anchorgate.tools.question.validation import validate_question
 from anchorgate.tools.services import services_for
 
 # A store a question without a thread is answered without (a warning says so): damaged or unwritable.

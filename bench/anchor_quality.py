@@ -4,7 +4,7 @@
 
 No model, no index: for the first N questions of NQ-Open (oracle), ClapNQ (answerable) and
 HotpotQA (all 100 there are) it extracts anchors with the extractor in `git show REF:tools/anchors.py`
-("old") and the working-tree `tools/answer/anchors/` ("new") and checks them against the gold
+("old") and the working-tree `tools/question/anchors/` ("new") and checks them against the gold
 evidence (title + text of each gold passage: NQ `isgold`, ClapNQ the passage holding the selected
 sentences, HotpotQA the supporting-fact titles). Each set is split in halves: the first half is
 where the rules were tuned, the second is held out and reported separately.

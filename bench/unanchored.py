@@ -28,9 +28,9 @@ from typing import Any
 
 from anchorgate.eval.datasets import load_dataset
 from anchorgate.eval.scoring.metrics import best_over_aliases, token_f1
-from anchorgate.tools.answer.anchors import extract_anchors, named_in_part
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_unanchored
 from anchorgate.tools.answer.text import strip_citations
+from anchorgate.tools.question.anchors import extract_anchors, named_in_part
 
 
 def load(path: Path) -> list[dict[str, Any]]:

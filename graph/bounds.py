@@ -21,8 +21,8 @@ from string import Formatter
 from typing import Any, Protocol
 
 from anchorgate.prompts import get_prompt, placeholders, prompt_names
-from anchorgate.tools.answer.questions import is_unicode_text
 from anchorgate.tools.errors import ConfigError
+from anchorgate.tools.question.validation import is_unicode_text
 
 SHOWN_VALUE_CHARS = 60  # a value quoted in a message is cut here: one line, even for a 4000-digit number
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args, get_origin, get_type_hints
 
-from anchorgate.tools.answer.anchors import QuestionType
+from anchorgate.tools.question.anchors import QuestionType
 
 Keep = Literal["gate", "log", "record"]
 

@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, TypedDict, cast
 
 from anchorgate.graph.signals import GateDecision, Signals
-from anchorgate.tools.answer.anchors import AnchorKind, QuestionType
 from anchorgate.tools.llm.usage import add_usage
+from anchorgate.tools.question.anchors import AnchorKind, QuestionType
 from anchorgate.tools.retrieval.evidence import Evidence
 
 
 class AnchorRecord(TypedDict):
-    """An anchor in graph state: `tools.answer.anchors.Anchor` as a dict (agents/anchor_predictor.py)."""
+    """An anchor in graph state: `tools.question.anchors.Anchor` as a dict (agents/anchor_predictor.py)."""
 
     text: str
     kind: AnchorKind

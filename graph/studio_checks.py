@@ -27,8 +27,8 @@ from typing import Any, Literal
 from anchorgate.graph.config import MAX_QUESTION_CHARS, Config
 from anchorgate.graph.presets import load_preset
 from anchorgate.graph.resources import check_reachable
-from anchorgate.tools.answer.questions import validate_question
 from anchorgate.tools.errors import ConfigError, InvalidQuestionError
+from anchorgate.tools.question.validation import validate_question
 
 RouteKind = Literal["run", "thread_run", "batch", "cron", "cron_patch", "assistant", "state"]
 Mode = Literal["new", "continue", "patch"]

@@ -11,7 +11,7 @@ import pytest
 from anchorgate.agents.anchor_predictor import predict_anchors
 from anchorgate.eval.datasets import load_dataset
 from anchorgate.graph.config import Config
-from anchorgate.tools.answer.anchors import Anchor, anchor_coverage, anchor_query, extract_anchors, question_type
+from anchorgate.tools.question.anchors import Anchor, anchor_coverage, anchor_query, extract_anchors, question_type
 
 # (question, essential anchors expected in question order as (text, kind), texts that must NOT be anchors)
 CASES: list[tuple[str, list[tuple[str, str]], list[str]]] = [

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from anchorgate.eval.datasets import load_dataset
-from anchorgate.tools.answer.anchors import Anchor, anchor_coverage, extract_anchors
+from anchorgate.tools.question.anchors import Anchor, anchor_coverage, extract_anchors
 
 # (question, every anchor as (text, kind, essential) in question order)
 CASES: list[tuple[str, list[tuple[str, str, bool]]]] = [

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from anchorgate.tools.answer.anchors import Anchor
 from anchorgate.tools.answer.answer_links import answer_bridged
+from anchorgate.tools.question.anchors import Anchor
 
 HAYMO = Anchor("Haymo of Faversham", "entity", True, 0.9)
 

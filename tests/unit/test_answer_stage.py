@@ -154,8 +154,8 @@ async def test_a_yes_no_answer_to_an_open_question_counts_as_declining(tmp_path:
     ],
 )
 def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: str, quoted: bool) -> None:
-    from anchorgate.tools.answer.anchors import question_type
-    from anchorgate.tools.retrieval.evidence_strength import short_answer_expected
+    from anchorgate.tools.question.anchors import question_type
+    from anchorgate.tools.question.answer_type import short_answer_expected
 
     assert short_answer_expected(question, question_type(question)) is quoted
 
@@ -215,7 +215,7 @@ def test_a_name_held_in_part_counts_only_with_its_setting() -> None:
 def test_a_name_is_held_in_part_when_one_of_its_longer_words_is_in_a_passage(
     anchor: str, kind: str, text: str, held: bool
 ) -> None:
-    from anchorgate.tools.answer.anchors import Anchor, named_in_part
+    from anchorgate.tools.question.anchors import Anchor, named_in_part
 
     assert named_in_part([Anchor(anchor, kind, True, 0.85)], [text]) is held
     assert named_in_part([], [text]) is False

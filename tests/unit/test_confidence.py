@@ -11,17 +11,14 @@ from anchorgate.tools.answer.confidence import (
     abstain_probability,
     answer_span,
     answer_span_confidence,
-    cosine,
     distance_to_similarity,
     dragin_confidence,
-    extract_entities,
-    jaccard,
     query_length,
     retrieval_confidence,
     token_entropy,
-    validate_rewrite,
     yes_probability,
 )
+from anchorgate.tools.question.rewrite_validation import cosine, extract_entities, jaccard, validate_rewrite
 
 
 def test_distance_to_similarity_seed_examples() -> None:

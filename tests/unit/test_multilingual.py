@@ -7,10 +7,10 @@ import re
 import pytest
 
 from anchorgate.prompts import get_prompt, render
-from anchorgate.tools.answer.anchors import anchor_coverage, extract_anchors, question_type
 from anchorgate.tools.answer.citations import resolve_citations
 from anchorgate.tools.answer.short_answer import short_answer_span
 from anchorgate.tools.answer.text import is_idk, normalize_words
+from anchorgate.tools.question.anchors import anchor_coverage, extract_anchors, question_type
 from anchorgate.tools.retrieval import bm25
 from anchorgate.tools.retrieval.bm25 import BM25Index, tokenize
 from anchorgate.tools.text.cjk import bigrams, split_cjk

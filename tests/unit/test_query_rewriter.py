@@ -15,9 +15,9 @@ from langgraph.runtime import Runtime
 from anchorgate.agents.query_rewriter import clean_rewrite, rewrite_query
 from anchorgate.api import aask
 from anchorgate.graph.presets import load_preset
-from anchorgate.tools.answer.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.index.build import DenseIndex
+from anchorgate.tools.question.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
 from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, bag_of_words_index, quoting_aware

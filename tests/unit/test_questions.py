@@ -8,8 +8,8 @@ import pytest
 
 from anchorgate.cli import run
 from anchorgate.eval.datasets.loader import load_dataset
-from anchorgate.tools.answer.questions import question_words, validate_question
 from anchorgate.tools.errors import EX_USAGE, InvalidQuestionError
+from anchorgate.tools.question.validation import question_words, validate_question
 
 
 @pytest.mark.parametrize(

@@ -6,14 +6,10 @@ from typing import Any
 
 import pytest
 
-from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, parse_draft, user_answer
-from anchorgate.tools.retrieval.evidence_strength import (
-    answer_type_present,
-    expected_answer_type,
-    measure_strength,
-    short_answer_expected,
-)
+from anchorgate.tools.question.anchors.model import without_particles
+from anchorgate.tools.question.answer_type import expected_answer_type, short_answer_expected
+from anchorgate.tools.retrieval.evidence_strength import answer_type_present, measure_strength
 from anchorgate.tools.retrieval.selection import question_kind
 
 CONTEXT: list[dict[str, Any]] = [

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from anchorgate.api import aask
-from anchorgate.tools.answer.anchors import Anchor
 from anchorgate.tools.answer.answer_links import answer_unanchored
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.index.build import DenseIndex
+from anchorgate.tools.question.anchors import Anchor
 from anchorgate.tools.services import Services, register_services
 from tests.fakes import BagOfWordsEmbeddings, ScriptedChatModel, bag_of_words_index
 

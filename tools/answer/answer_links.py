@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from anchorgate.tools.answer.anchors import Anchor, anchor_coverage
 from anchorgate.tools.answer.text import cited_passages
+from anchorgate.tools.question.anchors import Anchor, anchor_coverage
 from anchorgate.tools.retrieval.bridges import mention_name, mentions
 
 NAMED_KINDS = frozenset(("entity", "title", "quoted", "acronym"))

@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from anchorgate.tools.answer.anchors import question_type
-from anchorgate.tools.answer.anchors.words import FUNCTION
 from anchorgate.tools.answer.short_answer import short_answer_span
 from anchorgate.tools.answer.text import normalize_words, strip_citations
+from anchorgate.tools.question.anchors import question_type
+from anchorgate.tools.question.anchors.words import FUNCTION
 from anchorgate.tools.text.content_words import content_words
 from anchorgate.tools.text.language import question_language
 from anchorgate.tools.text.sentences import split_sentences

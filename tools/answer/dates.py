@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from anchorgate.tools.answer.anchors.model import MONTHS, YEAR
-from anchorgate.tools.answer.anchors.patterns import DATE
 from anchorgate.tools.answer.text import normalize_words
-from anchorgate.tools.retrieval.evidence_strength import expected_answer_type
+from anchorgate.tools.question.anchors.model import MONTHS, YEAR
+from anchorgate.tools.question.anchors.patterns import DATE
+from anchorgate.tools.question.answer_type import expected_answer_type
 
 _ASKS_YEAR = re.compile(r"\b(?:year|tahun)\b", re.IGNORECASE)
 _CLIPPED = re.compile(rf"^(?:in\s+|on\s+)?(?:(?:{MONTHS})\.?\s+)?{YEAR}\.?$", re.IGNORECASE)

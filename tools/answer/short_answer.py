@@ -42,9 +42,9 @@ from __future__ import annotations
 
 import re
 
-from anchorgate.tools.answer.anchors import STOP, Anchor, extract_anchors, question_type
 from anchorgate.tools.answer.short_numbers import numeric_span
 from anchorgate.tools.answer.text import is_idk, normalize_words, strip_citations
+from anchorgate.tools.question.anchors import STOP, Anchor, extract_anchors, question_type
 from anchorgate.tools.text.cjk import CJK_RUN
 from anchorgate.tools.text.sentences import split_sentences
 

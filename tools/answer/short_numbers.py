@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from anchorgate.tools.answer.anchors import CURRENCY, NUMBER, SCALE, UNIT, question_type
-from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.answer.text import normalize_words
+from anchorgate.tools.question.anchors import CURRENCY, NUMBER, SCALE, UNIT, question_type
+from anchorgate.tools.question.anchors.model import without_particles
 from anchorgate.tools.text.sentences import split_sentences
 from anchorgate.tools.text.stopwords import ENGLISH_STOPWORDS, INDONESIAN_STOPWORDS
 

@@ -30,8 +30,8 @@ from typing import Literal, TypeVar
 
 import numpy as np
 
-from anchorgate.tools.answer.anchors.model import without_particles
 from anchorgate.tools.corpus.documents import Chunk, ScoredChunk
+from anchorgate.tools.question.anchors.model import without_particles
 
 QuestionKind = Literal["list", "factoid", "other"]
 T = TypeVar("T")

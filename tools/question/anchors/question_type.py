@@ -80,7 +80,7 @@ def question_type(question: str) -> QuestionType:
     average/total/percentage/population… → numeric, unless the question asks for a person, a place or a
     kind of thing ("which method … uses averages"); "why did", "how come", "why is it true that" →
     false_premise_suspect (a weak presupposition cue, not a verdict); wh-words → factoid; else other.
-    A Chinese question is typed by its particles and question words (tools/answer/anchors/chinese.py)."""
+    A Chinese question is typed by its particles and question words (tools/question/anchors/chinese.py)."""
     text = " ".join(question.split())
     if is_chinese(text):
         return chinese_question_type(text)  # type: ignore[return-value]

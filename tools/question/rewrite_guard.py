@@ -1,4 +1,4 @@
-"""The guarded query rewrite's checks around seed 001's validator (`tools.answer.confidence.validate_rewrite`).
+"""The guarded query rewrite's checks around seed 001's validator (`tools.question.rewrite_validation`).
 
 `screen_rewrite` turns away, before anything is measured, a rewrite that cannot be a better query:
 empty, the question's own words again, or in another language than the question (the index is
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from anchorgate.tools.answer.confidence import extract_entities
+from anchorgate.tools.question.rewrite_validation import extract_entities
 from anchorgate.tools.text.language import question_language
 
 

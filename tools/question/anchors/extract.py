@@ -43,7 +43,7 @@ def _resolve(candidates: list[Candidate]) -> list[Candidate]:
 
 def extract_anchors(question: str, *, max_anchors: int = 30) -> list[Anchor]:
     """The question's anchors in question order (seed 000 §3 anchor coverage, DESIGN §2.1)."""
-    if is_chinese(question):  # no capitals, no spaces: the Chinese rules (tools/answer/anchors/chinese.py)
+    if is_chinese(question):  # no capitals, no spaces: the Chinese rules (tools/question/anchors/chinese.py)
         return _unique(_resolve(pattern_candidates(question) + chinese_candidates(question)), max_anchors)
     letters = [t for t in TOKEN.findall(question) if t[:1].isalpha()]
     shouting = len(letters) >= 3 and sum(t.isupper() for t in letters) >= 0.8 * len(letters)
