@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 from starlette.background import BackgroundTask
 
-from anchorgate.api import aask, new_thread_id
+from anchorgate.api import aask, new_thread_id, validate_question  # the check `ask` itself applies
 from anchorgate.graph.builder import build_graph
 from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
@@ -33,7 +33,6 @@ from anchorgate.serve.requests import (
 )
 from anchorgate.serve.streaming import RunEvents, passages_of
 from anchorgate.threads import replay, resume, thread_history, writer
-from anchorgate.tools.answer.questions import validate_question
 from anchorgate.tools.errors import ThreadNotFoundError
 
 router = APIRouter(prefix="/v1")

@@ -178,19 +178,23 @@ def test_cors_only_when_configured(defaults: dict[str, Any], client: TestClient)
         assert headers["access-control-allow-origin"] == "http://elsewhere.example"
 
 
+def totals_by(families: dict[str, Any], name: str, *labels: str) -> dict[tuple[str, ...], float]:
+    """The `_total` samples of counter `name`, by the values of `labels`."""
+    samples = families[name].samples
+    return {tuple(s.labels[k] for k in labels): s.value for s in samples if s.name.endswith("_total")}
+
+
 def test_metrics_parse_and_count_decisions_tokens_and_requests(client: TestClient) -> None:
     client.post("/v1/ask", json={"question": QUESTION})
     client.post("/v1/ask", json={"question": ""})
     families = {f.name: f for f in text_string_to_metric_families(client.get("/metrics").text)}
-    decisions = {(s.labels["action"], s.labels["reason"]): s.value for s in families["anchorgate_gate_decisions"].samples
-                 if s.name.endswith("_total")}  # fmt: skip
-    assert decisions[("STOP", "STOP_OVERLAP_OK")] == 1
-    tokens = {s.labels["kind"]: s.value for s in families["anchorgate_tokens"].samples if s.name.endswith("_total")}
-    assert tokens["prompt"] > 0 and tokens["completion"] > 0
-    requests = {(s.labels["route"], s.labels["status"]): s.value for s in families["anchorgate_requests"].samples
-                if s.name.endswith("_total")}  # fmt: skip
+    assert totals_by(families, "anchorgate_gate_decisions", "action", "reason")[("STOP", "STOP_OVERLAP_OK")] == 1
+    tokens = totals_by(families, "anchorgate_tokens", "kind")
+    assert tokens[("prompt",)] > 0 and tokens[("completion",)] > 0
+    requests = totals_by(families, "anchorgate_requests", "route", "status")
     assert requests[("/v1/ask", "200")] == 1 and requests[("/v1/ask", "422")] == 1
-    assert any(s.name == "anchorgate_run_seconds_count" and s.value == 1 for s in families["anchorgate_run_seconds"].samples)
+    runs = families["anchorgate_run_seconds"].samples
+    assert any(s.name == "anchorgate_run_seconds_count" and s.value == 1 for s in runs)
 
 
 def test_schema_page_and_probes_need_no_cdn(client: TestClient) -> None:
