@@ -9,6 +9,8 @@ Two answer styles (`Config.answer_style`):
   the role of the prime minister in Canada", the 1.5B model declined; in sentences it answers. The quotes are
   checked against the passages (`tools.answer.quoted_draft`) and the draft the gate measures is the
   answer with the markers of the passages its quotes were found in.
+
+The calls and the reading of replies are `tools/answer/reader.py`'s; this node decides which are made.
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -27,114 +28,16 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
-from anchorgate.tools.answer.dates import completed_date
-from anchorgate.tools.answer.quoted_draft import (
-    answer_grounding,
-    check_quotes,
-    draft_grammar,
-    non_answer,
-    parse_draft,
-    user_answer,
-)
+from anchorgate.tools.answer.quoted_draft import non_answer, parse_draft
+from anchorgate.tools.answer.reader import ANSWER_STOPS, quoted_call, quoted_recited, recited, uses_quotes
 from anchorgate.tools.answer.second_reading import answers_agree, reversed_documents
-from anchorgate.tools.answer.short_numbers import counted_in_quote
-from anchorgate.tools.answer.support import repair_citations
 from anchorgate.tools.answer.text import IDK_ANSWER, is_idk
 from anchorgate.tools.index.embeddings import on_e5_scale
-from anchorgate.tools.llm.calls import CallOutcome, stage_call
+from anchorgate.tools.llm.budgeted import budgeted_call
+from anchorgate.tools.llm.calls import CallOutcome
 from anchorgate.tools.llm.usage import add_usage, spend_update
-from anchorgate.tools.question.answer_type import short_answer_expected
 from anchorgate.tools.retrieval.evidence_strength import top_relevance
 from anchorgate.tools.services import aservices_for
-
-# A small model sometimes starts copying the evidence block after its answer; a new passage
-# header or delimiter ends the answer instead of burning the completion budget.
-ANSWER_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:")
-# Quoted drafts span two lines (answer, QUOTE …): only a new passage header or delimiter ends them.
-QUOTED_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:", "\n\n")
-
-
-async def recited(text: str, state: State, config: Config) -> dict[str, Any]:
-    """The draft update for `text`: markers moved to the passage that supports each claim, if enabled."""
-    if not config.repair_citations or not text:
-        return {"draft": text}
-    embeddings = (await aservices_for(config)).embeddings
-    repaired, repairs = repair_citations(text, state.get("context", []), embeddings, config.support_threshold)
-    return {"draft": repaired, "citation_repairs": repairs} if repairs else {"draft": text}
-
-
-def quoted_update(
-    text: str, context: Sequence[Mapping[str, Any]], question: str = "", full_dates: bool = False,
-    full_counts: bool = False,
-) -> dict[str, Any]:  # fmt: skip
-    """The draft and its checked structure for a quote-then-answer reply (never raises).
-
-    With `full_dates`, a "when" answer clipped to its year is completed from its verified quote
-    (`tools.answer.dates`); with `full_counts`, a bare number answering an Indonesian count question
-    gets its classifier from the quote (`counted_in_quote`). The reader's own answer stays in the
-    structure as `clipped_answer`.
-    """
-    parsed = check_quotes(parse_draft(text), context)
-    clipped = parsed.answer
-    if parsed.status == "quoted" and (full_dates or full_counts):
-        quoted = " ".join(q.match or q.text for q in parsed.quotes if q.status != "absent")
-        completed = (full_dates and completed_date(parsed.answer, quoted, question)) or (
-            full_counts and counted_in_quote(parsed.answer, quoted, question)
-        )
-        parsed = replace(parsed, answer=completed or parsed.answer)
-    structure = {**parsed.as_dict(), "grounding": answer_grounding(parsed, context), "raw": text[:2000]}
-    if parsed.answer != clipped:
-        structure["clipped_answer"] = clipped
-    draft = user_answer(parsed) if parsed.status != "malformed" else (parsed.answer or text)
-    return {"draft": draft, "draft_structure": structure}
-
-
-async def quoted_recited(outcome: CallOutcome, state: State, config: Config) -> dict[str, Any]:
-    """`quoted_update`, then an answer its quote does not hold re-cited to the passage that does.
-
-    The model may quote one sentence and take the answer from another passage ("Latin", quoted
-    from the passage about the friar, found in the one about the translations): citation repair
-    points the marker at the passage that supports the answer, so support is measured there.
-    """
-    if outcome.reply is None:
-        return {"draft": ""}
-    update = quoted_update(
-        outcome.text, state.get("context", []), state["question"], config.full_dates, config.full_counts
-    )
-    if update["draft_structure"]["status"] == "quoted" and update["draft_structure"]["grounding"] < 1.0:
-        update.update(await recited(update["draft"], state, config))
-    return update
-
-
-def quoted_messages(config: Config, documents: str, question: str, user_template: str) -> list[BaseMessage]:
-    """System instructions of the quoted style and the evidence + question turn."""
-    return [
-        SystemMessage(render("answer_quoted_system", config.prompt_overrides)),
-        HumanMessage(render(user_template, config.prompt_overrides, documents=documents, question=question)),
-    ]
-
-
-async def quoted_call(
-    state: State,
-    config: Config,
-    passages: Sequence[Mapping[str, Any]],
-    documents: str,
-    *,
-    stage: str,
-    user_template: str,
-) -> CallOutcome:
-    """One quote-then-answer call over `documents` (the rendered `passages`), held to a quote of theirs."""
-    return await stage_call(
-        (await aservices_for(config)).llm,
-        quoted_messages(config, documents, state["question"], user_template),
-        stage=stage,
-        usage=state.get("usage", {}),
-        token_budget=config.token_budget,
-        max_tokens=config.max_output_tokens,
-        timeout_s=config.llm_timeout_s,
-        stop=QUOTED_STOPS,
-        grammar=draft_grammar(passages),
-    )
 
 
 async def _second_reading_cap(config: Config) -> float:
@@ -185,13 +88,6 @@ def _free_messages(state: State, config: Config) -> list[BaseMessage]:
     ]
 
 
-def uses_quotes(config: Config, state: State) -> bool:
-    """Whether this question's drafts are quoted (see the module docstring)."""
-    if config.answer_style == "auto":
-        return short_answer_expected(state["question"], state.get("question_type", "other"))
-    return config.answer_style == "quoted"
-
-
 def draft_source(question: str, context_text: str, quoted: bool) -> str:
     """A fingerprint of everything a draft is written from: the question, the passages, the style."""
     payload = json.dumps([question, context_text, quoted], ensure_ascii=False)
@@ -200,15 +96,8 @@ def draft_source(question: str, context_text: str, quoted: bool) -> str:
 
 async def _free_call(state: State, config: Config, stage: str) -> CallOutcome:
     """One free-style call (sentences with [n] markers) over the packed context."""
-    return await stage_call(
-        (await aservices_for(config)).llm,
-        _free_messages(state, config),
-        stage=stage,
-        usage=state.get("usage", {}),
-        token_budget=config.token_budget,
-        max_tokens=config.max_output_tokens,
-        timeout_s=config.llm_timeout_s,
-        stop=ANSWER_STOPS,
+    return await budgeted_call(
+        config, _free_messages(state, config), stage=stage, usage=state.get("usage", {}), stop=ANSWER_STOPS
     )
 
 

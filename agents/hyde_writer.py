@@ -15,9 +15,8 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.llm.calls import stage_call
+from anchorgate.tools.llm.budgeted import budgeted_call
 from anchorgate.tools.llm.usage import spend_update
-from anchorgate.tools.services import aservices_for
 
 HYDE_MAX_TOKENS = 96
 
@@ -27,14 +26,8 @@ async def write_hyde(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     config = runtime.context
     started = time.perf_counter()
     messages = [HumanMessage(render("hyde", config.prompt_overrides, question=state["question"]))]
-    outcome = await stage_call(
-        (await aservices_for(config)).llm,
-        messages,
-        stage="hyde",
-        usage=state.get("usage", {}),
-        token_budget=config.token_budget,
-        max_tokens=HYDE_MAX_TOKENS,
-        timeout_s=config.llm_timeout_s,
+    outcome = await budgeted_call(
+        config, messages, stage="hyde", usage=state.get("usage", {}), max_tokens=HYDE_MAX_TOKENS
     )
     hyde = outcome.text
     queries = [

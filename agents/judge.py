@@ -36,7 +36,6 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from anchorgate.agents.generator import quoted_call
 from anchorgate.agents.signal_meter import draft_key
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State
@@ -44,12 +43,13 @@ from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import yes_probability
 from anchorgate.tools.answer.grounding import answer_grounding
 from anchorgate.tools.answer.quoted_draft import answer_agreement, check_quotes, parse_draft
+from anchorgate.tools.answer.reader import quoted_call
 from anchorgate.tools.answer.text import cited_passages, strip_citations
-from anchorgate.tools.llm.calls import CallOutcome, stage_call
+from anchorgate.tools.llm.budgeted import budgeted_call
+from anchorgate.tools.llm.calls import CallOutcome
 from anchorgate.tools.llm.usage import add_usage, spend_update
 from anchorgate.tools.retrieval.evidence import to_chunk
 from anchorgate.tools.retrieval.packing import pack_context
-from anchorgate.tools.services import aservices_for
 
 JUDGE_MAX_TOKENS = 6
 _VERDICT = re.compile(r"\b(UNSUPPORTED|NOT\s+SUPPORTED|PARTIAL(?:LY)?|SUPPORTED)\b", re.IGNORECASE)
@@ -209,7 +209,7 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
 
     async def ask(asked: list[BaseMessage]) -> CallOutcome:
         nonlocal usage  # each re-ask is budgeted after the calls before it
-        outcome = await _ask(asked, config, usage)
+        outcome = await budgeted_call(config, asked, stage="judge", usage=usage, max_tokens=JUDGE_MAX_TOKENS)
         usage = add_usage(usage, spend_update(outcome.record))
         return outcome
 
@@ -252,15 +252,3 @@ def _ungrounded(state: State, grounding: float, started: float) -> dict[str, Any
               "draft_key": draft_key(state.get("draft", "")), "pass_no": state.get("pass_no", 1)}  # fmt: skip
     return {"judge": result, "judge_calls": state.get("judge_calls", 0) + 1,
             "latency": {"judge": time.perf_counter() - started}}  # fmt: skip
-
-
-async def _ask(messages: list[BaseMessage], config: Config, usage: dict[str, dict[str, int]]) -> CallOutcome:
-    return await stage_call(
-        (await aservices_for(config)).llm,
-        messages,
-        stage="judge",
-        usage=usage,
-        token_budget=config.token_budget,
-        max_tokens=JUDGE_MAX_TOKENS,
-        timeout_s=config.llm_timeout_s,
-    )

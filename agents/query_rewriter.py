@@ -1,6 +1,6 @@
 """Query rewriter: a guarded LLM rewrite of the question for a new retrieval round (seed 001 §3).
 
-The model (temperature 0, the budgeted `stage_call`) rewrites the question, putting the anchors
+The model (temperature 0, the budgeted `budgeted_call`) rewrites the question, putting the anchors
 the round planner names first. The guard then decides whether the rewrite may search:
 
   BLOCK_EMPTY / BLOCK_IDENTICAL / BLOCK_LANGUAGE   no words, the question's words again, another
@@ -32,7 +32,8 @@ from langgraph.runtime import Runtime
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
-from anchorgate.tools.llm.calls import CallOutcome, stage_call
+from anchorgate.tools.llm.budgeted import budgeted_call
+from anchorgate.tools.llm.calls import CallOutcome
 from anchorgate.tools.llm.usage import spend_update
 from anchorgate.tools.question.rewrite_guard import entity_changes, rewrite_entity_sets, screen_rewrite
 from anchorgate.tools.question.rewrite_validation import RewriteThresholds, cosine, validate_rewrite
@@ -126,14 +127,8 @@ async def rewrite_query(state: State, runtime: Runtime[Config]) -> dict[str, Any
     plan = (state.get("round_plans") or [{}])[-1]
     question = state["question"]
     prompt = render("rewrite", config.prompt_overrides, question=question, focus=focus_sentence(plan.get("focus", [])))
-    outcome = await stage_call(
-        services.llm,
-        [HumanMessage(prompt)],
-        stage="rewrite",
-        usage=state.get("usage", {}),
-        token_budget=config.token_budget,
-        max_tokens=REWRITE_MAX_TOKENS,
-        timeout_s=config.llm_timeout_s,
+    outcome = await budgeted_call(
+        config, [HumanMessage(prompt)], stage="rewrite", usage=state.get("usage", {}), max_tokens=REWRITE_MAX_TOKENS
     )
     rewrite = clean_rewrite(outcome.text)[: config.max_question_chars]
     check = _skipped(outcome) or await guard_rewrite(question, rewrite, config, services)

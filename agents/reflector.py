@@ -15,15 +15,15 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from anchorgate.agents.generator import ANSWER_STOPS, quoted_call, quoted_recited, recited, uses_quotes
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import Evidence, State
 from anchorgate.prompts import render
-from anchorgate.tools.llm.calls import CallOutcome, stage_call
+from anchorgate.tools.answer.reader import ANSWER_STOPS, quoted_call, quoted_recited, recited, uses_quotes
+from anchorgate.tools.llm.budgeted import budgeted_call
+from anchorgate.tools.llm.calls import CallOutcome
 from anchorgate.tools.llm.usage import spend_update
 from anchorgate.tools.retrieval.packing import format_passage
 from anchorgate.tools.retrieval.packing import render as render_documents
-from anchorgate.tools.services import aservices_for
 
 RETRY_REASONS = frozenset({"REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT"})
 
@@ -53,16 +53,7 @@ async def _edit(state: State, config: Config) -> tuple[CallOutcome, dict[str, An
             )
         ),
     ]
-    outcome = await stage_call(
-        (await aservices_for(config)).llm,
-        messages,
-        stage="reflect",
-        usage=state.get("usage", {}),
-        token_budget=config.token_budget,
-        max_tokens=config.max_output_tokens,
-        timeout_s=config.llm_timeout_s,
-        stop=ANSWER_STOPS,
-    )
+    outcome = await budgeted_call(config, messages, stage="reflect", usage=state.get("usage", {}), stop=ANSWER_STOPS)
     return outcome, (await recited(outcome.text, state, config)) if outcome.text else {}
 
 

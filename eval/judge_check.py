@@ -26,7 +26,6 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
-from anchorgate.agents.generator import QUOTED_STOPS, quoted_messages
 from anchorgate.agents.judge import JUDGE_MAX_TOKENS, ask_for_verdict, judge_messages, quote_verdict
 from anchorgate.api import resolve_config
 from anchorgate.eval.datasets import QAItem
@@ -36,6 +35,7 @@ from anchorgate.eval.runner import cache_file, cache_namespace, load_eval_datase
 from anchorgate.graph.config import Config
 from anchorgate.tools.answer.grounding import answer_grounding
 from anchorgate.tools.answer.quoted_draft import draft_grammar
+from anchorgate.tools.answer.reader import QUOTED_STOPS, quoted_messages
 from anchorgate.tools.corpus.documents import Chunk
 from anchorgate.tools.llm.calls import CallOutcome
 from anchorgate.tools.llm.chat_models import load_chat_model

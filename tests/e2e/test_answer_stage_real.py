@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from anchorgate.agents.generator import quoted_messages
 from anchorgate.api import ask, resolve_config
 from anchorgate.eval.datasets import load_dataset
 from anchorgate.tools.answer.citations import overlap_words
 from anchorgate.tools.answer.quoted_draft import check_quotes, draft_grammar, parse_draft
+from anchorgate.tools.answer.reader import quoted_messages
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.llm.chat_models import load_chat_model
 from anchorgate.tools.services import register_services, services_for_passages

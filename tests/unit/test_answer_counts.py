@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from anchorgate.agents.generator import quoted_update
+from anchorgate.tools.answer.reader import quoted_update
 from anchorgate.tools.answer.short_numbers import counted_in_quote
 
 PLANE = "Pesawat itu membawa 84 penumpang dan enam awak ketika jatuh."

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from anchorgate.agents.generator import quoted_update
 from anchorgate.tools.answer.dates import completed_date, wants_full_date
+from anchorgate.tools.answer.reader import quoted_update
 
 RESORT = "Disney's Art of Animation Resort opened on May 31, 2012 as the newest value resort."
 

@@ -21,7 +21,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langgraph.runtime import get_runtime
 
 from anchorgate.tools.llm.faults import Fault, RetryPolicy, classify_fault, fault_record, with_client_limits
-from anchorgate.tools.llm.usage import estimate_prompt_tokens, totals, usage_record
+from anchorgate.tools.llm.usage import estimate_prompt_tokens, usage_record
 
 LOG = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ async def call_with_retries(
 def run_retry_policy() -> RetryPolicy:
     """The retry settings of the graph run this call belongs to (its `Config` is the run context).
 
-    Nodes call the LLM through `stage_call` without passing the policy; LangGraph hands every node
+    Nodes call the LLM through `budgeted_call` without passing the policy; LangGraph hands every node
     the run's runtime, so it is read from there. Outside a graph run: the defaults.
     """
     try:
@@ -150,30 +150,3 @@ def run_retry_policy() -> RetryPolicy:
     context = getattr(runtime, "context", None)
     return RetryPolicy.of(context) if context is not None else RetryPolicy()
 
-
-async def stage_call(
-    model: BaseChatModel,
-    messages: Sequence[BaseMessage],
-    *,
-    stage: str,
-    usage: dict[str, dict[str, int]],
-    token_budget: int,
-    max_tokens: int,
-    timeout_s: float | None,
-    stop: Sequence[str] = (),
-    grammar: str | None = None,
-    retry: RetryPolicy | None = None,
-) -> CallOutcome:
-    """`counted_call` with what is left of the question's budget after the spend so far."""
-    left = token_budget - totals(usage)["total"]
-    return await counted_call(
-        model,
-        messages,
-        stage=stage,
-        tokens_left=left,
-        max_tokens=max_tokens,
-        stop=stop,
-        timeout_s=timeout_s,
-        grammar=grammar,
-        retry=retry,
-    )
