@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from anchor_recall import preset_selection  # noqa: E402
 from common import REPO, RESULTS, percentile, write_result  # noqa: E402
 
+from anchorgate.eval.retrieval_metrics import dedupe, reciprocal_rank  # noqa: E402
 from anchorgate.graph.config import parse_assignments  # noqa: E402
 from anchorgate.graph.presets import load_preset  # noqa: E402
 from anchorgate.tools.retrieval.hybrid import HybridSearcher  # noqa: E402
-from anchorgate.tools.retrieval.metrics import dedupe, reciprocal_rank  # noqa: E402
 from anchorgate.tools.services import Services, load_index_for, register_services  # noqa: E402
 
 QUESTIONS = REPO / "bench" / "demo_questions.jsonl"

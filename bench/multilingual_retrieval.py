@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from anchorgate.eval.datasets import load_dataset
+from anchorgate.eval.retrieval_metrics import dedupe
 from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.index.embeddings import E5, MINILM, embedding_choice, load_embeddings
 from anchorgate.tools.retrieval.hybrid import HybridSearcher
-from anchorgate.tools.retrieval.metrics import dedupe
 
 REPO = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("ANCHORGATE_DATASETS", REPO.parent / "shared" / "datasets"))

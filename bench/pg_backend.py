@@ -39,6 +39,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from anchorgate.eval.datasets import load_dataset
+from anchorgate.eval.retrieval_metrics import dedupe, recall_at_k
 from anchorgate.graph.presets import load_preset
 from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Chunk, Passage
@@ -48,7 +49,6 @@ from anchorgate.tools.postgres.embedded import local_server
 from anchorgate.tools.postgres.index import embedder, index_vectors, snapshot_of, snapshot_of_index, sync
 from anchorgate.tools.postgres.search import PgSearcher
 from anchorgate.tools.retrieval.hybrid import HybridSearcher
-from anchorgate.tools.retrieval.metrics import dedupe, recall_at_k
 from anchorgate.tools.retrieval.searcher import Searcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -40,12 +40,12 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from anchorgate.eval.datasets import QAItem, load_dataset
+from anchorgate.eval.retrieval_metrics import all_gold_in_top_k, dedupe, ndcg_at_k, recall_at_k, reciprocal_rank
 from anchorgate.tools.corpus.chunking import ChunkingSettings, chunk_passages
 from anchorgate.tools.corpus.documents import Passage, ScoredChunk
 from anchorgate.tools.index.build import build_or_load
 from anchorgate.tools.index.embeddings import embedding_fingerprint, load_embeddings, resolve_embedding_path
 from anchorgate.tools.retrieval.hybrid import HybridSearcher
-from anchorgate.tools.retrieval.metrics import all_gold_in_top_k, dedupe, ndcg_at_k, recall_at_k, reciprocal_rank
 from anchorgate.tools.retrieval.searcher import HybridHit
 from anchorgate.tools.retrieval.selection import SelectionResult, SelectionSettings, select
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
+from anchorgate.eval.retrieval_metrics import all_gold_in_top_k, recall_at_k
 from anchorgate.tools.retrieval.bm25 import BM25Index, detect_language, tokenize
-from anchorgate.tools.retrieval.metrics import all_gold_in_top_k, recall_at_k
 
 # rank-bm25's BM25Okapi == bm25s with the ATIRE tf part and the Robertson idf (see tools/retrieval/bm25.py).
 OKAPI = {"method": "atire", "idf_method": "robertson"}

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from anchorgate.tools.retrieval.metrics import (
+from anchorgate.eval.retrieval_metrics import (
     all_gold_in_top_k,
     ndcg_at_k,
     recall_at_k,
