@@ -55,12 +55,14 @@ def add_prune_command(commands: Any) -> None:
     prune.set_defaults(handler=run_prune)
 
 
-async def prune_store(config: Any, older_than: timedelta, *, dry_run: bool = False) -> PruneReport:
-    """Delete (or with `dry_run` only list) the threads whose newest checkpoint is before now − `older_than`."""
+async def prune_store(
+    config: Any, older_than: timedelta, *, dry_run: bool = False, now: datetime | None = None
+) -> PruneReport:
+    """Delete (or with `dry_run` only list) the threads whose newest checkpoint is before `now` − `older_than`."""
     from anchorgate.graph.checkpoint import open_checkpointer
     from anchorgate.graph.thread_lock import thread_lock
 
-    report = PruneReport(cutoff=datetime.now(UTC) - older_than)
+    report = PruneReport(cutoff=(now or datetime.now(UTC)) - older_than)
     newest: dict[str, datetime] = {}
     async with open_checkpointer(config) as saver:
         async for item in saver.alist(None):
