@@ -1,1 +1,6 @@
-"""Corpora: loading folders, JSONL, PDF and DOCX into passages, and chunking them."""
+"""Corpora: loading folders, JSONL, HTML, PDF and DOCX into passages, and chunking them.
+
+Here: the plain data types shared downstream (`documents.py`), the loaders, hidden-text filtering
+and chunking. Not here: embedding and storing chunks (`tools/index/`, `tools/postgres/`) and the
+evaluation's dataset loaders (`eval/datasets/`).
+"""
