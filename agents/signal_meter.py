@@ -21,7 +21,7 @@ from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
 from anchorgate.tools.answer.answer_topic import draft_off_topic
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
-from anchorgate.tools.answer.quoted_draft import bare_quote, non_answer
+from anchorgate.tools.answer.quoted_draft import non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
 from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.llm.usage import totals
@@ -80,7 +80,6 @@ class QuotedSignals(TypedDict):
     answer_grounding: float | None
     overlap: float
     non_answer: str | None
-    bare_quote: bool
 
 
 def quoted_signals(
@@ -94,17 +93,15 @@ def quoted_signals(
 
     The quote was found in the passages (verbatim, or nearly) and the answer's words are in it:
     the answer is supported even when the answer alone ("yes", "1889") shares little with the
-    passage it cites. An unverified quote leaves the overlap to the usual claim measure. A quote of
-    nothing but the answer is flagged (`bare_quote`); the gate's table decides what that costs.
+    passage it cites. An unverified quote leaves the overlap to the usual claim measure.
     """
     if not structure:
         return {"draft_status": "free", "quote_verified": None, "answer_grounding": None, "overlap": overlap,
-                "non_answer": None, "bare_quote": False}  # fmt: skip
-    empty, bare = None, False
+                "non_answer": None}  # fmt: skip
+    empty = None
     quotes = structure.get("quotes", [])
     if structure["status"] == "quoted":
         empty = non_answer(structure.get("answer", ""), question, yes_no_question)
-        bare = bare_quote(structure.get("answer", ""), quotes, question)
     found = any(q["status"] != "absent" for q in quotes)
     grounding = float(structure.get("grounding", 0.0))
     grounded = structure["status"] == "quoted" and found and grounding >= grounding_min
@@ -114,7 +111,6 @@ def quoted_signals(
         "answer_grounding": grounding,
         "overlap": 0.0 if empty else 1.0 if grounded else overlap,
         "non_answer": empty,
-        "bare_quote": bare,
     }
 
 
@@ -197,7 +193,6 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
         "answer_off_topic": draft_off_topic(state["question"], draft, context) if draft and not idk else None,
-        "bare_quote": quoted["bare_quote"],
         "answer_inconsistent": inconsistent(state),
     }
     signals["judge_needed"] = needs_judge(signals, config)

@@ -209,5 +209,3 @@ def _written(bound: Bound) -> str:
 
 def _shown_bound(bound: Bound, value: float | None) -> str:
     return f"{value} ({bound.says})" if isinstance(bound, Relative) else str(bound)
-
-

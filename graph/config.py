@@ -290,12 +290,6 @@ class Config:
         " about a tree falling in the woods) answers nothing asked: another round when one is left, else"
         " ABSTAIN_OFF_TOPIC_ANSWER. The judge is not asked about it.",
     )
-    abstain_bare_quotes: bool = _f(
-        False,
-        "A quoted answer whose found quotes hold nothing but the answer's own words and none of the question's"
-        ' (signal bare_quote: "Steven Yeun" quoted for "Steven Yeun" from a cast list) counts as unsupported:'
-        " another round when one is left, else ABSTAIN_BARE_QUOTE. The judge is not asked about it.",
-    )
     quote_overrides_partly_named_anchor: bool = _f(
         False,
         "With quote_overrides_missing_anchor, a verified quote holding the answer also outweighs missing"

@@ -48,10 +48,6 @@ Reasons:
                              `answer_off_topic`, `abstain_off_topic_answers`): "Neil Diamond" out of a
                              sentence about a song, for who said "if a tree falls in the woods".
                              Another round while one is left, else abstain; no judge call.
-  ABSTAIN_BARE_QUOTE         the answer's found quotes hold nothing but its own words ("Steven Yeun"
-                             quoted for "Steven Yeun" from a cast list): they state nothing about
-                             the question, so the answer is unsupported (`abstain_bare_quotes`);
-                             another round first while one is left (RETRIEVE_LOW_SUPPORT).
   RETRIEVE_INCONSISTENT_ANSWER / ABSTAIN_INCONSISTENT_ANSWER
                              a supported answer the reader did not give again when it read the same
                              passages in reverse order (signal `answer_inconsistent`, `second_reading`
@@ -101,8 +97,6 @@ WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = (
                    "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
     WithdrawalRule("answer_off_topic", "abstain_off_topic_answers", (True,),
                    "RETRIEVE_OFF_TOPIC_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER", skips_judge=True),
-    WithdrawalRule("bare_quote", "abstain_bare_quotes", (True,),
-                   "RETRIEVE_LOW_SUPPORT", "ABSTAIN_BARE_QUOTE", skips_judge=True),
     WithdrawalRule("answer_uncertain", "uncertain_answer_policy", ("retrieve", "abstain"),
                    "RETRIEVE_UNCERTAIN_ANSWER", "ABSTAIN_UNCERTAIN_ANSWER", skips_judge=False, abstain_on=("abstain",)),
     WithdrawalRule("answer_inconsistent", "second_reading", ("withdraw",),

@@ -47,10 +47,6 @@ _A: dict[str, Any] = {
     # subject, is withdrawn (chosen on NoMIRACL-id 1-30 and HotpotQA 1-50; docs/benchmark-log.md, 2026-11-26:
     # answers from a passage about something else)
     "abstain_unanchored_answers": True,
-    # a quote holding nothing but the answer and none of the question's words ("Steven Yeun" for "Steven
-    # Yeun") states nothing; the one such answer in every stored record was wrong
-    # (docs/benchmark-log.md, 2026-11-26: quotes that state nothing)
-    "abstain_bare_quotes": True,
     # a short answer whose context sentences, read with their titles, share no word with the (English) question
     # answers nothing asked ("Neil Diamond" out of a sentence about a song, for who said "if a tree falls in the
     # woods"). Replayed over the stored records it was chosen on (2026-11-24 to 2026-11-27, from

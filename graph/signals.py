@@ -96,9 +96,6 @@ class Signals(TypedDict):
             "record",
         ),
     ]
-    bare_quote: Annotated[
-        bool, About("the found quotes hold the answer's words only, none of the question's: they say nothing", "record")
-    ]
     answer_inconsistent: Annotated[
         bool | None,
         About(
@@ -130,7 +127,7 @@ GateReason = Literal[
     "REFLECT_FIXABLE_FLAW", "REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
     "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET", "ABSTAIN_UNCERTAIN_ANSWER", "ABSTAIN_MODEL_UNSURE",
-    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER", "ABSTAIN_BARE_QUOTE", "ABSTAIN_INCONSISTENT_ANSWER",
+    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER",
 ]  # fmt: skip
 FaultReason = Literal[
     "ABSTAIN_LLM_UNAVAILABLE", "ABSTAIN_LLM_RATE_LIMITED", "ABSTAIN_LLM_TIMEOUT", "ABSTAIN_LLM_MALFORMED",

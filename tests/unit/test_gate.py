@@ -171,12 +171,6 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         ("REFLECT", "REFLECT_DECLINED_STRONG_EVIDENCE"),
     ),
     (
-        "a quote holding nothing but the answer",
-        A,
-        sig(draft_status="quoted", quote_verified=True, answer_grounding=1.0, overlap=1.0, bare_quote=True),
-        ("ABSTAIN", "ABSTAIN_BARE_QUOTE"),
-    ),
-    (
         "quote in no passage",
         A,
         sig(draft_status="quoted", quote_verified=False, overlap=0.0, one_shot_used=True),

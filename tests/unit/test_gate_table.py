@@ -103,7 +103,6 @@ _signals = st.fixed_dictionaries(
         "judge_label": st.sampled_from([None, "SUPPORTED", "PARTIAL", "UNSUPPORTED"]),
         "answer_unanchored": _flags,
         "answer_off_topic": _flags,
-        "bare_quote": _flags,
         "answer_uncertain": _flags,
         "answer_inconsistent": _flags,
         "evidence_strong": _flags,

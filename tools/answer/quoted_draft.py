@@ -266,22 +266,6 @@ def answer_grounding(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -
     return round(len(words & overlap_words(quoted)) / len(words), 4)
 
 
-def bare_quote(answer: str, quotes: Sequence[Mapping[str, Any]], question: str) -> bool:
-    """The quotes found in the passages hold nothing but the answer's own words and none of the
-    question's ("Steven Yeun" quoted for "Steven Yeun" from a web page's cast list, to "who was the first
-    actor to play a comic book villain?"): such a quote states nothing about what was asked.
-
-    A quote the answer repeats whole but that names the question's subject ("Roger Federer won the 2017
-    Australian Open") is not bare. Every bare-quoted answer in the stored records was wrong
-    (docs/benchmark-log.md, 2026-11-26: quotes that state nothing).
-    """
-    found = " ".join(str(q.get("match") or q.get("text") or "") for q in quotes if q.get("status") != "absent")
-    words = set(normalize_words(found))
-    if not words or not words <= set(normalize_words(answer)):
-        return False
-    return not overlap_words(found) & overlap_words(question)
-
-
 def echoes_question(answer: str, question: str) -> bool:
     """An answer made only of the question's own words ("Lilu" to "If Gallu is a demon Lilu is what?"),
     suffixes folded ("Cherry picking" to "where does the term cherry picker come from").
