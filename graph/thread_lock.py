@@ -13,8 +13,8 @@ file, exclude each other like two processes do. Different threads use different 
 concurrently. The file names its owner (pid, host, start time) for the refusal message only.
 
 A PostgreSQL store has no file beside it, and its writers may run on other machines: there the
-lock is a session advisory lock of the server (`pg_try_advisory_lock` on a hash of the thread id),
-held by a connection of its own for the run. PostgreSQL drops it when that session ends, whether
+lock is an advisory lock of the server (`pg_try_advisory_lock` on a hash of the thread id),
+held by a connection of its own for the run. PostgreSQL drops it when that connection ends, whether
 the run finished or its process died, so, like flock, it never outlives its holder.
 """
 
@@ -70,7 +70,7 @@ def thread_lock(config: Config, thread_id: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _server_lock(url: str, thread_id: str) -> Iterator[None]:
-    """Hold the PostgreSQL advisory lock of `thread_id` on a session of its own, or raise ThreadBusyError."""
+    """Hold the PostgreSQL advisory lock of `thread_id` on a connection of its own, or raise ThreadBusyError."""
     import psycopg
 
     try:
@@ -93,7 +93,7 @@ def _server_lock(url: str, thread_id: str) -> Iterator[None]:
             )
         yield
     finally:
-        conn.close()  # ending the session releases the lock
+        conn.close()  # closing the connection releases the lock
 
 
 def acquire(path: Path, thread_id: str, db_path: Path) -> int:
