@@ -35,7 +35,7 @@ QUOTED_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:", "\n\n")
 
 
 class ReaderSettings(BudgetSettings, Protocol):
-    """The settings the reader's helpers read (a `Config` satisfies it)."""
+    """The settings the reader's functions read (a `Config` satisfies it)."""
 
     @property
     def prompt_overrides(self) -> dict[str, str]: ...
