@@ -19,7 +19,6 @@ from anchorgate.graph.gate import needs_judge
 from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
-from anchorgate.tools.answer.answer_topic import draft_off_topic
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.answer.quoted_draft import non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
@@ -192,7 +191,6 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "question_type": state.get("question_type", "other"),
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
-        "answer_off_topic": draft_off_topic(state["question"], draft, context) if draft and not idk else None,
         "answer_inconsistent": inconsistent(state),
     }
     signals["judge_needed"] = needs_judge(signals, config)

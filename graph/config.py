@@ -283,13 +283,6 @@ class Config:
         " another round when one is left, else ABSTAIN_UNANCHORED_ANSWER (NoMIRACL-id, HotpotQA:"
         " docs/benchmark-log.md).",
     )
-    abstain_off_topic_answers: bool = _f(
-        False,
-        "A short answer whose context sentences, read with their passage titles, share no content word with an"
-        " English question (signal answer_off_topic: 'Neil Diamond' out of a sentence about a song, for a question"
-        " about a tree falling in the woods) answers nothing asked: another round when one is left, else"
-        " ABSTAIN_OFF_TOPIC_ANSWER. The judge is not asked about it.",
-    )
     quote_overrides_partly_named_anchor: bool = _f(
         False,
         "With quote_overrides_missing_anchor, a verified quote holding the answer also outweighs missing"

@@ -42,12 +42,6 @@ Reasons:
                              other passages hold them, and no title mention links the two (signal
                              `answer_unanchored`, `abstain_unanchored_answers`): it answers a
                              neighbouring question. Another round while one is left, else abstain.
-  RETRIEVE_OFF_TOPIC_ANSWER / ABSTAIN_OFF_TOPIC_ANSWER
-                             the context sentences holding the short answer, read with their titles,
-                             share no content word with the (English) question (signal
-                             `answer_off_topic`, `abstain_off_topic_answers`): "Neil Diamond" out of a
-                             sentence about a song, for who said "if a tree falls in the woods".
-                             Another round while one is left, else abstain; no judge call.
   RETRIEVE_INCONSISTENT_ANSWER / ABSTAIN_INCONSISTENT_ANSWER
                              a supported answer the reader did not give again when it read the same
                              passages in reverse order (signal `answer_inconsistent`, `second_reading`
@@ -95,8 +89,6 @@ class WithdrawalRule:
 WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = (
     WithdrawalRule("answer_unanchored", "abstain_unanchored_answers", (True,),
                    "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
-    WithdrawalRule("answer_off_topic", "abstain_off_topic_answers", (True,),
-                   "RETRIEVE_OFF_TOPIC_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER", skips_judge=True),
     WithdrawalRule("answer_uncertain", "uncertain_answer_policy", ("retrieve", "abstain"),
                    "RETRIEVE_UNCERTAIN_ANSWER", "ABSTAIN_UNCERTAIN_ANSWER", skips_judge=False, abstain_on=("abstain",)),
     WithdrawalRule("answer_inconsistent", "second_reading", ("withdraw",),

@@ -47,13 +47,6 @@ _A: dict[str, Any] = {
     # subject, is withdrawn (chosen on NoMIRACL-id 1-30 and HotpotQA 1-50; docs/benchmark-log.md, 2026-11-26:
     # answers from a passage about something else)
     "abstain_unanchored_answers": True,
-    # a short answer whose context sentences, read with their titles, share no word with the (English) question
-    # answers nothing asked ("Neil Diamond" out of a sentence about a song, for who said "if a tree falls in the
-    # woods"). Replayed over the stored records it was chosen on (2026-11-24 to 2026-11-27, from
-    # `full_dates` to the MiniLM second reading): 5 wrong answers withdrawn, 1 counted right
-    # ("Protein" for "where is the protein made"); held out (HotpotQA 71-100, NQ-open 101-160, ClapNQ 81-140)
-    # it withdrew none of 178 answers (docs/benchmark-log.md, 2026-11-27: off-topic answers withdrawn)
-    "abstain_off_topic_answers": True,
     "bridge_links": 6,
     "bridge_weight": 2.0,
     "repair_citations": True,

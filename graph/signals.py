@@ -88,14 +88,6 @@ class Signals(TypedDict):
             "record",
         ),
     ]
-    answer_off_topic: Annotated[
-        bool | None,
-        About(
-            "the context sentences holding the short answer, read with their titles, share no content word with the"
-            " question (None: cannot tell)",
-            "record",
-        ),
-    ]
     answer_inconsistent: Annotated[
         bool | None,
         About(
@@ -122,12 +114,12 @@ ACTIONS: tuple[Action, ...] = get_args(Action)
 GateReason = Literal[
     "STOP_OVERLAP_OK", "STOP_NO_NEW_HITS", "STOP_BUDGET", "STOP_SINGLE_PASS",
     "RETRIEVE_ANCHOR_ONE_SHOT", "RETRIEVE_MISSING_ANCHOR", "RETRIEVE_LOW_SUPPORT", "RETRIEVE_JUDGE_UNSUPPORTED",
-    "RETRIEVE_UNCERTAIN_ANSWER", "RETRIEVE_UNANCHORED_ANSWER", "RETRIEVE_OFF_TOPIC_ANSWER",
+    "RETRIEVE_UNCERTAIN_ANSWER", "RETRIEVE_UNANCHORED_ANSWER",
     "RETRIEVE_INCONSISTENT_ANSWER",
     "REFLECT_FIXABLE_FLAW", "REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
     "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET", "ABSTAIN_UNCERTAIN_ANSWER", "ABSTAIN_MODEL_UNSURE",
-    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_OFF_TOPIC_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER",
+    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER",
 ]  # fmt: skip
 FaultReason = Literal[
     "ABSTAIN_LLM_UNAVAILABLE", "ABSTAIN_LLM_RATE_LIMITED", "ABSTAIN_LLM_TIMEOUT", "ABSTAIN_LLM_MALFORMED",

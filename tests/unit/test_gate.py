@@ -224,16 +224,6 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
     ("A: an inconsistent gray-zone answer the judge confirmed is withdrawn", REREAD_A,
      sig(answer_inconsistent=True, overlap=0.35, judge_label="SUPPORTED", tokens_left=100),
      ("ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER")),  # fmt: skip
-    ("A: an answer out of sentences about something else", A, sig(answer_off_topic=True),
-     ("ABSTAIN", "ABSTAIN_OFF_TOPIC_ANSWER")),  # fmt: skip
-    ("off-topic answers allowed", A.replace(abstain_off_topic_answers=False), sig(answer_off_topic=True),
-     ("STOP", "STOP_OVERLAP_OK")),  # fmt: skip
-    ("A: the check could not tell", A, sig(answer_off_topic=None), ("STOP", "STOP_OVERLAP_OK")),
-    ("B: off-topic answer, round 2", B, sig(answer_off_topic=True), ("RETRIEVE_MORE", "RETRIEVE_OFF_TOPIC_ANSWER")),
-    ("B: off topic again after round 2", B, sig(answer_off_topic=True, round=2, pass_no=2, judge_calls=1),
-     ("ABSTAIN", "ABSTAIN_OFF_TOPIC_ANSWER")),  # fmt: skip
-    ("unanchored and off topic: the unanchored reason", A, sig(answer_unanchored=True, answer_off_topic=True),
-     ("ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER")),  # fmt: skip
     (
         "an unanchored gray-zone answer the judge confirmed is withdrawn",
         A,
@@ -295,8 +285,6 @@ def test_decide_is_pure() -> None:
         (ONE_HOP_JUDGE, sig(overlap=0.8, top_relevance=0.4), True),  # a one-passage answer still is judged
         (B, sig(overlap=0.9, answer_unanchored=True), False),  # withdrawn whatever the judge says
         (B.replace(abstain_unanchored_answers=False), sig(overlap=0.9, answer_unanchored=True), True),
-        (B, sig(overlap=0.9, answer_off_topic=True), False),  # withdrawn whatever the judge says
-        (B.replace(abstain_off_topic_answers=False), sig(overlap=0.9, answer_off_topic=True), True),
         (REREAD_B, sig(overlap=0.9, answer_inconsistent=True), False),  # withdrawn whatever the judge says
         (B.replace(second_reading="record"), sig(overlap=0.9, answer_inconsistent=True), True),  # measured only
     ],

@@ -72,10 +72,10 @@ def test_the_first_fired_row_decides() -> None:
 
 
 def test_a_withdrawn_gray_zone_stop_is_withdrawn_too() -> None:
-    gray = sig(overlap=0.35, one_shot_used=True, answer_off_topic=True)
+    gray = sig(overlap=0.35, one_shot_used=True, answer_inconsistent=True)
     never = A.replace(judge_policy="never")
-    assert decide({**gray, "answer_off_topic": False}, never) == ("STOP", "STOP_BUDGET")
-    assert decide(gray, never) == ("ABSTAIN", "ABSTAIN_OFF_TOPIC_ANSWER")
+    assert decide({**gray, "answer_inconsistent": False}, never) == ("STOP", "STOP_BUDGET")
+    assert decide(gray, never) == ("ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER")
 
 
 def test_can_start_round_reads_rounds_tokens_and_novelty() -> None:
@@ -102,7 +102,6 @@ _signals = st.fixed_dictionaries(
         "missing_anchors": st.sampled_from([[], ["2017"]]),
         "judge_label": st.sampled_from([None, "SUPPORTED", "PARTIAL", "UNSUPPORTED"]),
         "answer_unanchored": _flags,
-        "answer_off_topic": _flags,
         "answer_uncertain": _flags,
         "answer_inconsistent": _flags,
         "evidence_strong": _flags,
