@@ -135,7 +135,6 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         (state.get("draft_structure") or {}).get("raw") or draft,
         state.get("draft_logprobs"),
         count_tokens,
-        threshold=config.answer_uncertainty_threshold,
     )
     spent = totals(state.get("usage", {}))["total"]
     idk = bool(draft) and is_idk(draft)
@@ -176,7 +175,6 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "gen_confidence": round(generation.confidence, 4),
         "gen_uncertain": generation.uncertain,
         "answer_confidence": None if answer_conf.missing else round(answer_conf.confidence, 4),
-        "answer_uncertain": answer_conf.uncertain and not answer_conf.missing,
         # a model that reports no logprobs (some servers) turns the signal off, on the record
         "uncertainty_off": "no logprobs from the model" if answer_conf.missing and draft and not idk else None,
         "abstain_p": state.get("draft_abstain_p"),

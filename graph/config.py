@@ -25,7 +25,6 @@ RetrievalMode = Literal["dense", "hybrid"]
 FusionKind = Literal["rrf", "weighted"]
 RerankerKind = Literal["none", "pointwise", "pairwise"]
 AnswerStyle = Literal["free", "quoted", "auto"]
-UncertainAnswerPolicy = Literal["off", "retrieve", "abstain"]
 SecondReadingPolicy = Literal["off", "record", "withdraw"]
 Round2Strategy = Literal["hyde", "rewrite", "auto"]
 
@@ -299,7 +298,7 @@ class Config:
         "What a new retrieval round asks besides one worker per missing anchor (graph/round_strategy.py):"
         " hyde = the question, through HyDE in round 2 when use_hyde is on (the behaviour before this setting);"
         " rewrite = a guarded LLM rewrite of the question, the question itself when the guard rejects it;"
-        " auto = chosen from the signals: a rewrite for a missing anchor or an uncertain answer, HyDE for low"
+        " auto = chosen from the signals: a rewrite for a missing anchor or an inconsistent answer, HyDE for low"
         " support with every anchor covered (a rewrite when use_hyde is off), and no round at all when the model"
         " declined on strong evidence (the gate then decides as if no round were left).",
     )
@@ -319,18 +318,6 @@ class Config:
         allowed=SHARE,
     )
     dragin_threshold: float = _f(0.5, "Generation confidence (1 - normalised entropy) below = uncertain.", allowed=CUT)
-    answer_uncertainty_threshold: float = _f(
-        0.87,
-        "Confidence (1 - normalised entropy) over the draft's answer span below = an uncertain answer"
-        " (default: the Youden cut on the tuned halves; A/B/C use 0.17, the tail where the tuned answers were"
-        " all wrong: a guess. docs/benchmark-log.md).",
-        allowed=CUT,
-    )
-    uncertain_answer_policy: UncertainAnswerPolicy = _f(
-        "off",
-        "A supported answer whose answer span is uncertain: off = STOP as usual; retrieve = one more round"
-        " (RETRIEVE_UNCERTAIN_ANSWER) while rounds and budget remain; abstain = that, else ABSTAIN_UNCERTAIN_ANSWER.",
-    )
     second_reading: SecondReadingPolicy = _f(
         "off",
         "A quoted answer is read a second time over the same passages in reverse order (one more reader call,"

@@ -33,10 +33,6 @@ Reasons:
                              verified quote).
   ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_MODEL_IDK,
   ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
-  RETRIEVE_UNCERTAIN_ANSWER  a supported answer whose answer span the reader wrote with high
-                             entropy (`answer_uncertainty_threshold`), while a round is left
-                             (`uncertain_answer_policy` retrieve/abstain).
-  ABSTAIN_UNCERTAIN_ANSWER   the same with no round left, under policy abstain.
   RETRIEVE_UNANCHORED_ANSWER / ABSTAIN_UNANCHORED_ANSWER
                              the answer's cited passages hold none of the question's named anchors,
                              other passages hold them, and no title mention links the two (signal
@@ -89,8 +85,6 @@ class WithdrawalRule:
 WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = (
     WithdrawalRule("answer_unanchored", "abstain_unanchored_answers", (True,),
                    "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
-    WithdrawalRule("answer_uncertain", "uncertain_answer_policy", ("retrieve", "abstain"),
-                   "RETRIEVE_UNCERTAIN_ANSWER", "ABSTAIN_UNCERTAIN_ANSWER", skips_judge=False, abstain_on=("abstain",)),
     WithdrawalRule("answer_inconsistent", "second_reading", ("withdraw",),
                    "RETRIEVE_INCONSISTENT_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", skips_judge=True),
 )  # fmt: skip

@@ -59,13 +59,6 @@ _A: dict[str, Any] = {
     # as Indonesian answers (and FacQA's gold) carry it
     # (docs/benchmark-log.md, 2026-11-25: FacQA 101-150, counts with their classifier)
     "full_counts": True,
-    # an answer span written as a guess is withdrawn (B: another round first). The cut is the tail below
-    # the lowest-confidence right answer of the tuned splits (ClapNQ 1-40, NQ-open 1-40, HotpotQA 1-30,
-    # FacQA 1-150, NoMIRACL-id 1-30: 2 wrong below, no right); held out it stopped 5 wrong answers and
-    # cost 2 right ones (docs/benchmark-log.md, 2026-11-26: answers written as a guess). The Youden cut cost
-    # 80 right to stop 71 wrong.
-    "uncertain_answer_policy": "abstain",
-    "answer_uncertainty_threshold": 0.17,
     # a quoted answer over weak multilingual-e5 evidence (best relevance below 0.5) is read again with the
     # passages in reverse order, and withdrawn when the reader gives another answer (B: another round
     # first). NoMIRACL-id 1-30 (chosen): non-relevant abstained 0.60 -> 0.67, relevant answered 0.80 kept;

@@ -7,7 +7,7 @@ The gate says RETRIEVE_MORE and why; this decides with what (`round2_strategy`):
   rewrite  a guarded LLM rewrite of the question (agents/query_rewriter.py); a rejected rewrite
            falls back to the question.
   auto     by what the signals say is missing:
-           - an uncertain answer span (RETRIEVE_UNCERTAIN_ANSWER) or one a second reading did not give
+           - an answer a second reading did not give
              again (RETRIEVE_INCONSISTENT_ANSWER): rewrite, to find corroboration;
            - a missing anchor: rewrite that puts the anchor first (its anchor worker runs as well);
            - the model declined although the evidence is strong (relevance, anchors, answer type):
@@ -62,7 +62,7 @@ def choose_round_plan(signals: Mapping[str, Any], gate_reason: str, config: Conf
 
 def _auto(signals: Mapping[str, Any], gate_reason: str, missing: tuple[str, ...], hyde_ok: bool) -> RoundPlan:
     fallback: Fallback = "hyde" if hyde_ok else "question"
-    if gate_reason in ("RETRIEVE_UNCERTAIN_ANSWER", "RETRIEVE_INCONSISTENT_ANSWER"):
+    if gate_reason == "RETRIEVE_INCONSISTENT_ANSWER":
         return RoundPlan("rewrite", gate_reason.removeprefix("RETRIEVE_"), missing, fallback)
     if missing:
         return RoundPlan("rewrite", "MISSING_ANCHOR", missing, fallback)

@@ -66,7 +66,6 @@ class Signals(TypedDict):
     gen_confidence: Annotated[float, About("DRAGIN: 1 − normalised mean token entropy of the reply", "record")]
     gen_uncertain: Annotated[bool, About("gen_confidence < dragin_threshold (no logprobs: uncertain)", "log")]
     answer_confidence: Annotated[float | None, About("the same over the answer span (None: no logprobs)", "record")]
-    answer_uncertain: Annotated[bool, About("answer_confidence < answer_uncertainty_threshold", "log")]
     uncertainty_off: Annotated[str | None, About("why answer uncertainty is off for this draft, else None", "log")]
     abstain_p: Annotated[float | None, About("P(the reply opens with “I don't know”), first token", "record")]
     unsure: Annotated[bool, About("an answer the model nearly declined: abstain_p > abstain_p_max", "log")]
@@ -114,11 +113,11 @@ ACTIONS: tuple[Action, ...] = get_args(Action)
 GateReason = Literal[
     "STOP_OVERLAP_OK", "STOP_NO_NEW_HITS", "STOP_BUDGET", "STOP_SINGLE_PASS",
     "RETRIEVE_ANCHOR_ONE_SHOT", "RETRIEVE_MISSING_ANCHOR", "RETRIEVE_LOW_SUPPORT", "RETRIEVE_JUDGE_UNSUPPORTED",
-    "RETRIEVE_UNCERTAIN_ANSWER", "RETRIEVE_UNANCHORED_ANSWER",
+    "RETRIEVE_UNANCHORED_ANSWER",
     "RETRIEVE_INCONSISTENT_ANSWER",
     "REFLECT_FIXABLE_FLAW", "REFLECT_DECLINED_STRONG_EVIDENCE", "REFLECT_MALFORMED_DRAFT",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
-    "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET", "ABSTAIN_UNCERTAIN_ANSWER", "ABSTAIN_MODEL_UNSURE",
+    "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET", "ABSTAIN_MODEL_UNSURE",
     "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER",
 ]  # fmt: skip
 FaultReason = Literal[

@@ -27,7 +27,6 @@ THRESHOLDS: tuple[tuple[str, str, str], ...] = (
     ("overlap", "overlap_tau", ">="),
     ("novelty", "novelty_epsilon", ">="),
     ("gen_confidence", "dragin_threshold", ">="),
-    ("answer_confidence", "answer_uncertainty_threshold", ">="),
     ("top_relevance", "retry_min_relevance", ">="),
     ("abstain_p", "abstain_p_max", "<="),
     ("tokens_left", "factoid_min_tokens_left", ">="),

@@ -64,28 +64,21 @@ def test_a_answers_a_hotpotqa_question_with_a_verified_quote_and_a_short_answer(
         assert result["reason"].startswith("ABSTAIN_")
 
 
-def test_an_uncertain_answer_span_spends_a_second_round_through_the_real_model(tmp_path: Path) -> None:
-    """The answer-span confidence comes from the local model's own logprobs; at threshold 1.0 every
-    answer is uncertain, so a supported round-1 answer must buy round 2 (RETRIEVE_UNCERTAIN_ANSWER).
-    Preset A with B's policy and a second round, without the judge and HyDE calls: fewer model calls."""
+def test_the_answer_span_confidence_is_read_from_the_real_model_s_logprobs(tmp_path: Path) -> None:
+    """The answer-span confidence (risk-coverage ranks answers by it) comes from the local model's own
+    logprobs: a number in [0, 1] on the gate's log, never the no-logprobs fallback."""
     passages = [
         Passage("tea", "Green tea", "Green tea is brewed from the leaves of Camellia sinensis."),
         Passage("coffee", "Coffee", "Coffee is brewed from roasted coffee beans. Brazil grows the most coffee."),
     ]
-    extra = {"llm": E2E_LLM, "answer_uncertainty_threshold": 1.0, "uncertain_answer_policy": "retrieve",
-             "max_rounds": 2, "judge_policy": "never", "max_output_tokens": 64}  # fmt: skip
+    extra = {"llm": E2E_LLM, "judge_policy": "never", "max_output_tokens": 64}
     config = resolve_config("A", extra)
     services_id = register_services(services_for_passages(passages, config))
     overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     result = ask("Which country grows the most coffee?", preset="A", overrides=overrides)
-    first = result["telemetry"]["gate"][0]
-    signals = first["signals"]
-    assert 0.0 <= signals["answer_confidence"] < 1.0 and signals["answer_uncertain"] is True
-    assert signals["uncertainty_off"] is None
-    supported = signals["overlap"] >= config.overlap_tau and signals["judge_label"] != "UNSUPPORTED"
-    if supported and not signals["missing_anchors"] and not signals["idk"]:
-        assert first["reason"] == "RETRIEVE_UNCERTAIN_ANSWER", first
-        assert result["rounds"] == 2
+    signals = result["telemetry"]["gate"][0]["signals"]
+    assert not signals["idk"], result["answer"]
+    assert 0.0 <= signals["answer_confidence"] <= 1.0 and signals["uncertainty_off"] is None
 
 
 def test_a_when_answer_clipped_to_its_year_is_completed_from_the_quote(tmp_path: Path) -> None:

@@ -35,7 +35,11 @@ def test_ids_count_within_skip_and_limit(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("content", "expected"), [(None, "cannot be read"), ("\n \n", "lists no question id")])
 def test_a_missing_or_empty_ids_file_is_one_usage_error_line(
-    content: str | None, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], no_model: None  # noqa: F811
+    content: str | None,
+    expected: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    no_model: None,  # noqa: F811
 ) -> None:
     ids = tmp_path / "ids.txt"
     if content is not None:

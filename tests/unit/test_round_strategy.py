@@ -15,7 +15,7 @@ from anchorgate.graph.round_strategy import RoundPlan, choose_round_plan
 LOW = "RETRIEVE_LOW_SUPPORT"
 JUDGE = "RETRIEVE_JUDGE_UNSUPPORTED"
 ANCHOR = "RETRIEVE_MISSING_ANCHOR"
-UNSURE = "RETRIEVE_UNCERTAIN_ANSWER"
+UNSURE = "RETRIEVE_INCONSISTENT_ANSWER"
 DECLINED_STRONG = {"idk": True, "evidence_strong": True}
 
 
@@ -32,7 +32,7 @@ DECLINED_STRONG = {"idk": True, "evidence_strong": True}
          RoundPlan("rewrite", "STRATEGY_REWRITE", ("Lilu",))),
         ("rewrite", True, 2, LOW, DECLINED_STRONG, RoundPlan("rewrite", "STRATEGY_REWRITE")),
         # auto: what the signals say is missing
-        ("auto", True, 2, UNSURE, {}, RoundPlan("rewrite", "UNCERTAIN_ANSWER", (), "hyde")),
+        ("auto", True, 2, UNSURE, {}, RoundPlan("rewrite", "INCONSISTENT_ANSWER", (), "hyde")),
         ("auto", True, 2, ANCHOR, {"missing_anchors": ["Lilu", "Gallu"]},
          RoundPlan("rewrite", "MISSING_ANCHOR", ("Lilu", "Gallu"), "hyde")),
         ("auto", True, 2, ANCHOR, {"missing_anchors": ["Lilu"], **DECLINED_STRONG},
@@ -43,7 +43,7 @@ DECLINED_STRONG = {"idk": True, "evidence_strong": True}
         ("auto", True, 2, JUDGE, {"idk": False, "evidence_strong": True}, RoundPlan("hyde", "LOW_SUPPORT")),
         ("auto", False, 2, LOW, {"idk": True}, RoundPlan("rewrite", "LOW_SUPPORT")),
         ("auto", True, 3, LOW, {}, RoundPlan("rewrite", "LOW_SUPPORT")),
-        ("auto", False, 2, UNSURE, {}, RoundPlan("rewrite", "UNCERTAIN_ANSWER", (), "question")),
+        ("auto", False, 2, UNSURE, {}, RoundPlan("rewrite", "INCONSISTENT_ANSWER", (), "question")),
     ],
 )  # fmt: skip
 def test_round_plan_table(
