@@ -124,6 +124,7 @@ SETS: tuple[HeldOutSet, ...] = (
     HeldOutSet("NQ-open", "nq_open_oracle", 200, 250),
     HeldOutSet("NoMIRACL-en", "nomiracl", 60, 100, "en"),
     HeldOutSet("NoMIRACL-id", "nomiracl", 70, 110, "id"),
+    HeldOutSet("NoMIRACL-id", "nomiracl", 110, 190, "id"),
 )
 
 

@@ -366,16 +366,6 @@ class Config:
         "One targeted retry (REFLECT) on the best passages when the model declines although the evidence is"
         " strong (relevance, anchors covered, answer type present), or its quoted draft is malformed.",
     )
-    full_dates: bool = _f(
-        False,
-        'A quoted answer to a "when" question clipped to its year ("2012") is completed from its verified quote'
-        ' ("May 31, 2012"); questions asking for the year keep it. No model call.',
-    )
-    full_counts: bool = _f(
-        False,
-        'A quoted bare number ("21") answering an Indonesian count question (berapa …) gets the classifier or'
-        ' counted noun its verified quote writes with it ("21 unit"), as Indonesian answers do. No model call.',
-    )
     retry_min_relevance: float = _f(0.5, "Best passage relevance the evidence needs to count as strong.", allowed=SHARE)
     retry_passages: int = _f(
         3, "Passages (best relevance first) shown again in the targeted retry.", allowed=Range(0, MAX_COUNT)

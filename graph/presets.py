@@ -52,13 +52,6 @@ _A: dict[str, Any] = {
     "repair_citations": True,
     "answer_style": "auto",
     "answer_retry": True,
-    # "when" answers clipped to the year are completed from the verified quote (docs/benchmark-log.md,
-    # 2026-11-24, `full_dates`: 2 NQ-open answers fixed, no other answer changed on five sets)
-    "full_dates": True,
-    # an Indonesian count answered with a bare number gets the classifier its quote writes ("21 unit"),
-    # as Indonesian answers (and FacQA's gold) carry it
-    # (docs/benchmark-log.md, 2026-11-25: FacQA 101-150, counts with their classifier)
-    "full_counts": True,
     # a quoted answer over weak multilingual-e5 evidence (best relevance below 0.5) is read again with the
     # passages in reverse order, and withdrawn when the reader gives another answer (B: another round
     # first). NoMIRACL-id 1-30 (chosen): non-relevant abstained 0.60 -> 0.67, relevant answered 0.80 kept;

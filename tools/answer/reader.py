@@ -12,15 +12,12 @@ a reply into the draft update, markers repaired when enabled. Not here: which no
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from anchorgate.prompts import render
-from anchorgate.tools.answer.dates import completed_date
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
-from anchorgate.tools.answer.short_numbers import counted_in_quote
 from anchorgate.tools.answer.support import repair_citations
 from anchorgate.tools.llm.budgeted import BudgetSettings, budgeted_call
 from anchorgate.tools.llm.calls import CallOutcome
@@ -47,12 +44,6 @@ class ReaderSettings(BudgetSettings, Protocol):
     def support_threshold(self) -> float: ...
 
     @property
-    def full_dates(self) -> bool: ...
-
-    @property
-    def full_counts(self) -> bool: ...
-
-    @property
     def answer_style(self) -> str: ...
 
 
@@ -65,28 +56,10 @@ async def recited(text: str, state: Mapping[str, Any], config: ReaderSettings) -
     return {"draft": repaired, "citation_repairs": repairs} if repairs else {"draft": text}
 
 
-def quoted_update(
-    text: str, context: Sequence[Mapping[str, Any]], question: str = "", full_dates: bool = False,
-    full_counts: bool = False,
-) -> dict[str, Any]:  # fmt: skip
-    """The draft and its checked structure for a quote-then-answer reply (never raises).
-
-    With `full_dates`, a "when" answer clipped to its year is completed from its verified quote
-    (`tools.answer.dates`); with `full_counts`, a bare number answering an Indonesian count question
-    gets its classifier from the quote (`counted_in_quote`). The reader's own answer stays in the
-    structure as `clipped_answer`.
-    """
+def quoted_update(text: str, context: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The draft and its checked structure for a quote-then-answer reply (never raises)."""
     parsed = check_quotes(parse_draft(text), context)
-    clipped = parsed.answer
-    if parsed.status == "quoted" and (full_dates or full_counts):
-        quoted = " ".join(q.match or q.text for q in parsed.quotes if q.status != "absent")
-        completed = (full_dates and completed_date(parsed.answer, quoted, question)) or (
-            full_counts and counted_in_quote(parsed.answer, quoted, question)
-        )
-        parsed = replace(parsed, answer=completed or parsed.answer)
     structure = {**parsed.as_dict(), "grounding": answer_grounding(parsed, context), "raw": text[:2000]}
-    if parsed.answer != clipped:
-        structure["clipped_answer"] = clipped
     draft = user_answer(parsed) if parsed.status != "malformed" else (parsed.answer or text)
     return {"draft": draft, "draft_structure": structure}
 
@@ -100,9 +73,7 @@ async def quoted_recited(outcome: CallOutcome, state: Mapping[str, Any], config:
     """
     if outcome.reply is None:
         return {"draft": ""}
-    update = quoted_update(
-        outcome.text, state.get("context", []), state["question"], config.full_dates, config.full_counts
-    )
+    update = quoted_update(outcome.text, state.get("context", []))
     if update["draft_structure"]["status"] == "quoted" and update["draft_structure"]["grounding"] < 1.0:
         update.update(await recited(update["draft"], state, config))
     return update

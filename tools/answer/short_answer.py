@@ -34,7 +34,7 @@ passage sentence holding the gold answer, mean token-F1 rises from 0.204 (full s
 (short span); the who/where name rule alone accounts for ~0.10 of that.
 
 This module holds the entry point `short_answer_span` and rules 1, 2 and 4–8; the numeric rule 3
-(and `counted_in_quote`, which the generator uses) is in tools/answer/short_numbers.py, kept apart
+is in tools/answer/short_numbers.py, kept apart
 for size: it has its own markers and number reading.
 """
 

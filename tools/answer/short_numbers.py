@@ -1,9 +1,9 @@
-"""Numbers in short answers: rule 3 of tools/answer/short_answer.py, and `counted_in_quote`.
+"""Numbers in short answers: rule 3 of tools/answer/short_answer.py.
 
 For a numeric question the span is the number the question asks for (an average, a total, or the one
 it counts), kept with its currency, scale, unit and, for Indonesian questions, its classifier or
 counted noun. The rule has its own markers, mention reading and choice among mentions, so it lives
-apart from the other short-answer rules; the agents' generator uses `counted_in_quote` directly.
+apart from the other short-answer rules.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from anchorgate.tools.answer.text import normalize_words
-from anchorgate.tools.question.anchors import CURRENCY, NUMBER, SCALE, UNIT, question_type
+from anchorgate.tools.question.anchors import CURRENCY, NUMBER, SCALE, UNIT
 from anchorgate.tools.question.anchors.model import without_particles
 from anchorgate.tools.text.sentences import split_sentences
 from anchorgate.tools.text.stopwords import ENGLISH_STOPWORDS, INDONESIAN_STOPWORDS
@@ -141,19 +141,3 @@ def numeric_span(question: str, text: str) -> str | None:
     else:
         chosen = _plain(question, text, mentions)
     return chosen.text if chosen else None
-
-
-def counted_in_quote(answer: str, quote: str, question: str) -> str | None:
-    """The quote's "21 unit" for a bare "21" answering an Indonesian count question, or None.
-
-    Indonesian answers carry the classifier or the counted noun (rule 3 of short_answer.py); the
-    quoted reader often writes the number alone although its verified quote has both. Only the
-    mention of that very number is taken, so the answer gains words but never changes its number.
-    No model call.
-    """
-    bare = answer.strip().rstrip(".")
-    if not re.fullmatch(NUMBER, bare) or not _indonesian(question) or question_type(question) != "numeric":
-        return None
-    mentions = _mentions(quote, _indonesian_units(question))
-    longer = [m.text for m in mentions if m.text.startswith(bare) and len(m.text) > len(bare)]
-    return longer[0] if longer else None

@@ -23,7 +23,7 @@ _MONTH_PAIRS = {
     "desember": "December",
 }  # fmt: skip
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-DATE = re.compile(  # also tools/answer/dates.py
+DATE = re.compile(
     rf"\b(?:(?:{MONTHS})\.?\s+{_DAY},?\s+{YEAR}|{_DAY}\s+(?:of\s+)?(?:{MONTHS})\.?,?\s+{YEAR}|"
     rf"{YEAR}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}/{YEAR}|(?:{MONTHS})\.?\s+{YEAR}|"
     rf"(?:{MONTHS})\.?\s+{_DAY}|{_DAY}\s+(?:{MONTHS}))\b",
