@@ -361,14 +361,11 @@ class Config:
         " questions it answers in sentences. Off in every preset: measured in B, it traded about two right answers"
         " for one wrong (docs/benchmark-log.md, 2026-11-27: free-style fallback, ClapNQ 221-280).",
     )
-    answer_retry: bool = _f(
-        False,
-        "One targeted retry (REFLECT) on the best passages when the model declines although the evidence is"
-        " strong (relevance, anchors covered, answer type present), or its quoted draft is malformed.",
-    )
-    retry_min_relevance: float = _f(0.5, "Best passage relevance the evidence needs to count as strong.", allowed=SHARE)
-    retry_passages: int = _f(
-        3, "Passages (best relevance first) shown again in the targeted retry.", allowed=Range(0, MAX_COUNT)
+    retry_min_relevance: float = _f(
+        0.5,
+        "Best passage relevance the evidence needs to count as strong (signal evidence_strong: round2_strategy"
+        " auto spends no round on a decline over strong evidence).",
+        allowed=SHARE,
     )
     # --- generation ------------------------------------------------------------------------------
     temperature: float = _f(

@@ -17,12 +17,7 @@ Reasons:
   RETRIEVE_MISSING_ANCHOR / RETRIEVE_LOW_SUPPORT / RETRIEVE_JUDGE_UNSUPPORTED
                              another round while rounds, budget and new hits remain.
   REFLECT_FIXABLE_FLAW       the judge found a small fixable flaw: one self-edit.
-  REFLECT_DECLINED_STRONG_EVIDENCE
-                             the model said "I don't know" although the evidence is strong (best
-                             relevance ≥ retry_min_relevance, anchors covered, the answer type the
-                             question asks for present): one targeted retry on the best passages.
-  REFLECT_MALFORMED_DRAFT    a quoted draft that does not have the QUOTE/ANSWER shape: one retry.
-                             An answer that answers nothing counts as declining (signal
+  ABSTAIN_MODEL_IDK          the model declined. An answer that answers nothing counts as declining (signal
                              `non_answer`): only the question's own words ("Lilu" to "… Lilu is
                              what?"), or yes/no to a question that is not a yes/no question.
   ABSTAIN_UNVERIFIED_QUOTE   a quoted draft whose quotes are in no passage and whose answer the
@@ -104,9 +99,6 @@ def decide(signals: Signals, config: Config, *, round_allowed: bool = True) -> D
         return "ABSTAIN", "ABSTAIN_BUDGET"
     judge = signals.get("judge_label")
     anchors_ok = not _firm_missing(signals) or _quote_outweighs_missing_anchor(signals, config)
-    answer_retry = _answer_retry(signals, config)
-    if answer_retry is not None:
-        return "REFLECT", answer_retry
     if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
         return "REFLECT", "REFLECT_FIXABLE_FLAW"
     if _supported(signals, config, judge) and anchors_ok:
@@ -203,20 +195,6 @@ def _quote_outweighs_missing_anchor(signals: Signals, config: Config) -> bool:
             or (config.quote_overrides_partly_named_anchor and signals.get("missing_named_in_part"))
         )
     )
-
-
-def _answer_retry(signals: Signals, config: Config) -> GateReason | None:
-    """Why the reader deserves one more try on the evidence it has, or None."""
-    quoted = signals.get("draft_status", "free") != "free"
-    if not config.answer_retry or not quoted or signals["reflected"]:
-        return None
-    if signals["tokens_left"] < config.factoid_min_tokens_left:
-        return None
-    if signals.get("draft_status") == "malformed":
-        return "REFLECT_MALFORMED_DRAFT"
-    if signals["idk"] and signals["has_draft"] and signals.get("evidence_strong"):
-        return "REFLECT_DECLINED_STRONG_EVIDENCE"
-    return None
 
 
 def _retrieval_retry(

@@ -51,7 +51,6 @@ _A: dict[str, Any] = {
     "bridge_weight": 2.0,
     "repair_citations": True,
     "answer_style": "auto",
-    "answer_retry": True,
     # a quoted answer over weak multilingual-e5 evidence (best relevance below 0.5) is read again with the
     # passages in reverse order, and withdrawn when the reader gives another answer (B: another round
     # first). NoMIRACL-id 1-30 (chosen): non-relevant abstained 0.60 -> 0.67, relevant answered 0.80 kept;

@@ -18,7 +18,7 @@ from string import Formatter
 
 from anchorgate.tools.text.language import question_language
 
-ANSWER_TEMPLATES = frozenset(("generate_user", "answer_quoted_user", "answer_retry_user", "reflect_user"))
+ANSWER_TEMPLATES = frozenset(("generate_user", "answer_quoted_user", "reflect_user"))
 LANGUAGE_NAMES = {"id": "Indonesian", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 

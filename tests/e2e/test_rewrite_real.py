@@ -38,7 +38,7 @@ def test_round_two_rewrite_is_guarded_logged_and_the_run_decides(
     monkeypatch.setattr(HybridSearcher, "search", spy)
     item = load_dataset(datasets_dir / "clapnq" / "clapnq_dev_answerable.jsonl", limit=1).items[0]
     settings = {"llm": E2E_LLM, "round2_strategy": "rewrite", "overlap_tau": 1.01, "judge_policy": "never",
-                "factoid_one_shot": False, "answer_retry": False}  # fmt: skip
+                "factoid_one_shot": False}  # fmt: skip
     config = resolve_config("B", settings)
     services_id = register_services(services_for_passages(list(item.passages), config))
     overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **settings}

@@ -39,7 +39,6 @@ async def _ask(tmp_path: Path, model: ScriptedChatModel, **extra: Any) -> dict[s
         "checkpoint_db": str(tmp_path / "c.sqlite"),
         "answer_style": "quoted",
         "relevance_floor": 0.0,  # bag-of-words scores of the toy index sit below the MiniLM floor
-        "answer_retry": False,
         **extra,
     }
     return await aask(QUESTION, preset="A", overrides=overrides)

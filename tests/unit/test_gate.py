@@ -129,18 +129,6 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
     ),
     ("baseline ignores near-refusal", BASELINE, sig(unsure=True), ("STOP", "STOP_SINGLE_PASS")),
     (
-        "malformed quoted draft: one retry",
-        A,
-        sig(draft_status="malformed", overlap=0.0),
-        ("REFLECT", "REFLECT_MALFORMED_DRAFT"),
-    ),
-    (
-        "declined on strong evidence: one retry",
-        A,
-        sig(idk=True, evidence_strong=True, draft_status="declined"),
-        ("REFLECT", "REFLECT_DECLINED_STRONG_EVIDENCE"),
-    ),
-    (
         "quote in no passage",
         A,
         sig(draft_status="quoted", quote_verified=False, overlap=0.0, one_shot_used=True),

@@ -107,7 +107,7 @@ def test_chinese_short_answers() -> None:
 def test_answer_prompts_ask_for_the_question_language_and_english_prompts_are_unchanged() -> None:
     documents = "<documents>\n[1] T\nteks\n</documents>"
     english = "What does the pass statement do?"
-    for name in ("generate_user", "answer_quoted_user", "answer_retry_user"):
+    for name in ("generate_user", "answer_quoted_user"):
         assert render(name, documents=documents, question=english) == get_prompt(name).format(
             documents=documents, question=english
         )

@@ -167,7 +167,7 @@ async def test_one_passage_is_not_read_again(tmp_path: Path) -> None:
 
 
 async def test_a_declined_draft_is_not_read_again(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader("I don't know", RIGHT), second_reading="withdraw", answer_retry=False)
+    result = await _ask(tmp_path, _reader("I don't know", RIGHT), second_reading="withdraw")
     assert "second_reading" not in _stages(result)
     assert result["reason"] == "ABSTAIN_MODEL_IDK"
 

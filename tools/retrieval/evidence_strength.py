@@ -2,8 +2,8 @@
 
 Three measured cues, all deterministic: the best passage's gated relevance, essential-anchor
 coverage, and whether the passages hold something of the shape the question asks for (a year or
-date for "when", a number for "how many", a name for "who"). The gate spends one targeted retry on
-a declined draft only when all three hold (`REFLECT_DECLINED_STRONG_EVIDENCE`).
+date for "when", a number for "how many", a name for "who"). When all three hold, B's round planner
+spends no round on a declined draft (graph/round_strategy.py).
 """
 
 from __future__ import annotations
