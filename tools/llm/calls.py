@@ -42,11 +42,8 @@ class CallOutcome:
 
     @property
     def logprobs(self) -> list[list[float]] | None:
-        """Per-token top-k logprobs when the model reported them."""
-        if self.reply is None:
-            return None
-        value = self.reply.response_metadata.get("logprobs")
-        return value if isinstance(value, list) else None
+        """Per-token top-k logprobs when the model reported them (see `token_logprobs`)."""
+        return token_logprobs(self.reply) if self.reply is not None else None
 
     @property
     def first_tokens(self) -> list[tuple[str, float]] | None:
@@ -67,6 +64,30 @@ def first_token_candidates(reply: BaseMessage) -> list[tuple[str, float]] | None
     if content and isinstance(content[0], dict) and content[0].get("top_logprobs"):
         return [(str(c["token"]), float(c["logprob"])) for c in content[0]["top_logprobs"]]
     return None
+
+
+def token_logprobs(reply: BaseMessage) -> list[list[float]] | None:
+    """A reply's per-token top-k logprobs, highest first, in either reporting format.
+
+    Our llama.cpp model reports the lists themselves; OpenAI-compatible models report
+    `logprobs.content[i].top_logprobs[j].logprob` (a token without candidates keeps its own logprob).
+    """
+    value = reply.response_metadata.get("logprobs")
+    if isinstance(value, list):
+        return value
+    content = value.get("content") if isinstance(value, dict) else None
+    if not isinstance(content, list) or not content:
+        return None
+    rows: list[list[float]] = []
+    for token in content:
+        if not isinstance(token, dict):
+            continue
+        candidates = token.get("top_logprobs") or []
+        top = [c["logprob"] for c in candidates if isinstance(c, dict) and c.get("logprob") is not None]
+        if not top and token.get("logprob") is not None:
+            top = [token["logprob"]]
+        rows.append(sorted((float(lp) for lp in top), reverse=True))
+    return rows or None
 
 
 async def counted_call(

