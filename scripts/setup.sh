@@ -62,7 +62,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip setuptools wheel
   # CPU build of torch first, so nothing pulls a CUDA build later.
   .venv/bin/python -m pip install --quiet "torch==2.13.0"
-  .venv/bin/python -m pip install --quiet -e ".[model,dev,studio,postgres,serve]"
+  # model-server: llama-cpp-python[server] at the same pin, so pip finds llama.cpp installed (built
+  # above) and adds only the server's dependencies (starlette-context and what serve already brings).
+  .venv/bin/python -m pip install --quiet -e ".[model,dev,studio,postgres,serve,model-server]"
   echo "$wanted" > "$stamp"
 fi
 
