@@ -112,9 +112,6 @@ ABLATIONS: tuple[Ablation, ...] = (
     Ablation("gray_zone_judge", (("judge_policy", "never"),),
              "ask the judge about a gray-zone answer",
              lambda r: any(c.get("stage") == "judge" for c in (r.get("telemetry") or {}).get("calls") or [])),
-    Ablation("relevance_floor", (("relevance_floor", "0.2"),),
-             "relevance floor 0.30 (chosen on ClapNQ 1–80) back to the seed's 0.20 (MiniLM indexes)",
-             lambda r: r.get("language") == "en"),
     Ablation("one_shot", (("factoid_one_shot", "false"),),
              "one anchor-constrained retry when an essential anchor is missing", _reason("ANCHOR_ONE_SHOT")),
 )  # fmt: skip
@@ -174,9 +171,11 @@ def commands(python: str, cache: str, references: bool) -> list[str]:
 
 
 def _outcome(record: Record) -> str:
+    """right / wrong / abstained as scored; "unscored" for an answer with no gold to score it by
+    (NoMIRACL's relevant sets: answering is expected, whether it is right is not known)."""
     if record.get("abstained"):
         return "abstained"
-    return "right" if record.get("correct") else "wrong"
+    return {1: "right", -1: "wrong"}.get(record.get("crag_score"), "unscored")  # type: ignore[arg-type]
 
 
 def _records(path: Path) -> dict[str, Record]:

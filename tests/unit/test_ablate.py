@@ -16,7 +16,8 @@ import ablate  # noqa: E402
 
 
 def _record(qid: str, outcome: str, *, off_topic: bool = False, answer: str = "x") -> dict[str, Any]:
-    return {"id": qid, "abstained": outcome == "abstained", "correct": outcome == "right", "short_answer": answer,
+    crag = {"right": 1, "wrong": -1, "abstained": 0}.get(outcome)
+    return {"id": qid, "abstained": outcome == "abstained", "crag_score": crag, "short_answer": answer,
             "tokens": {"total": 100}, "llm_fault": None, "language": "en",
             "telemetry": {"gate": [{"reason": "STOP_OVERLAP_OK", "answer_off_topic": off_topic}]}}  # fmt: skip
 
@@ -50,6 +51,12 @@ def test_only_touched_questions_are_asked_again(one_set: ablate.HeldOutSet, tmp_
     assert not any("abstain_unanchored_answers" in line for line in lines)  # touched nothing: not run
     entry = ablate.compare(one_set, untouched)  # compared without a run: the reference is its own answer
     assert entry is not None and entry["touched"] == 0 and entry["outcomes"] == {} and entry["n"] == 12
+
+
+def test_an_answer_without_gold_is_unscored_not_wrong() -> None:
+    assert ablate._outcome(_record("q", "unscored")) == "unscored"
+    outcomes = ("right", "wrong", "abstained")
+    assert [ablate._outcome(_record("q", o)) for o in outcomes] == list(outcomes)
 
 
 def test_the_difference_counts_the_whole_set(one_set: ablate.HeldOutSet, tmp_path: Path) -> None:
