@@ -24,7 +24,7 @@ from anchorgate.tools.answer.quoted_draft import non_answer
 from anchorgate.tools.answer.support import claims_as_dicts, support_report
 from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.llm.usage import totals
-from anchorgate.tools.question.anchors import Anchor, anchor_coverage, named_in_part
+from anchorgate.tools.question.anchors import Anchor, anchor_coverage
 from anchorgate.tools.retrieval.evidence_strength import measure_strength
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.text.tokens import count_tokens
@@ -168,9 +168,6 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "coverage_delta": round(coverage - (previous["coverage"] if previous else 0.0), 4),
         "missing_anchors": [a.text for a in missing],
         "missing_firm_anchors": [a.text for a in missing if a.text not in inferred],
-        "missing_named_in_part": named_in_part(
-            [a for a in missing if a.text not in inferred], [f"{p['title']} {p['text']}" for p in context]
-        ),
         "retrieval_confidence": _retrieval_confidence(state),
         "gen_confidence": round(generation.confidence, 4),
         "gen_uncertain": generation.uncertain,

@@ -1,11 +1,6 @@
 """What `abstain_unanchored_answers` withdrew, from `anchorgate eval` records (no model is run).
 
     .venv/bin/python bench/unanchored.py RECORDS.jsonl [--dataset PATH [--format F] [--language L]]
-    .venv/bin/python bench/unanchored.py RECORDS.jsonl --dataset PATH --partly-named
-
-`--partly-named` asks the other question measured with the rule (2026-11-26): which `ABSTAIN_MISSING_ANCHOR`
-answers `quote_overrides_partly_named_anchor` lets stand (a verified quote holding the answer, no anchor
-covered, each missing anchor a name a passage holds in part: `named_in_part` over whole passages).
 
 Records written with the rule carry the `answer_unanchored` signal and the reasons
 ABSTAIN_UNANCHORED_ANSWER / RETRIEVE_UNANCHORED_ANSWER: each withdrawn answer is listed with its
@@ -30,7 +25,7 @@ from anchorgate.eval.datasets import load_dataset
 from anchorgate.eval.scoring.metrics import best_over_aliases, token_f1
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_unanchored
 from anchorgate.tools.answer.text import strip_citations
-from anchorgate.tools.question.anchors import extract_anchors, named_in_part
+from anchorgate.tools.question.anchors import extract_anchors
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -72,19 +67,6 @@ def passage_lookup(records_path: Path, dataset: str, fmt: str, language: str | N
     return passages
 
 
-def partly_named(record: dict[str, Any], passages: dict[str, Any]) -> bool:
-    """An ABSTAIN_MISSING_ANCHOR answer the partly-named override lets stand (whole passages)."""
-    last = record["telemetry"]["gate"][-1] if record["telemetry"]["gate"] else {}
-    if record["reason"] != "ABSTAIN_MISSING_ANCHOR" or last.get("draft_status") != "quoted":
-        return False
-    if not last.get("quote_verified") or (last.get("answer_grounding") or 0.0) < 1.0 or last.get("coverage"):
-        return False
-    missing = set(record["telemetry"].get("missing_anchors") or [])
-    anchors = [a for a in extract_anchors(record["question"]) if a.text in missing]
-    texts = [f"{p['title']} {p['text']}" for p in _context(record, passages)]
-    return named_in_part(anchors, texts)
-
-
 def recomputed(record: dict[str, Any], passages: dict[str, Any]) -> bool:
     """The signal over whole passages, for a STOP record written before the rule."""
     if record["decision"] != "STOP":
@@ -114,16 +96,12 @@ def main() -> None:
     parser.add_argument("--dataset", help="recompute the signal for records written before the rule")
     parser.add_argument("--format", default="auto")
     parser.add_argument("--language")
-    parser.add_argument("--partly-named", action="store_true", help="list what the partly-named override lets stand")
     args = parser.parse_args()
     records = load(args.records)
     passages = passage_lookup(args.records, args.dataset, args.format, args.language) if args.dataset else None
     tally: Counter[str] = Counter()
     for record in records:
-        if args.partly_named:
-            fired = passages is not None and partly_named(record, passages)
-        else:
-            fired = recomputed(record, passages) if passages is not None else fired_in_records(record)
+        fired = recomputed(record, passages) if passages is not None else fired_in_records(record)
         if not fired:
             continue
         draft = withdrawn_draft(record)
@@ -134,7 +112,7 @@ def main() -> None:
     decided = Counter(r["reason"] for r in records)
     print(
         f"{args.records}: {len(records)} questions; the rule "
-        f"{'lets stand' if args.partly_named else 'would withdraw' if passages is not None else 'fired on'} "
+        f"{'would withdraw' if passages is not None else 'fired on'} "
         f"{sum(tally.values())}: {dict(tally)}; "
         f"ABSTAIN_UNANCHORED_ANSWER {decided['ABSTAIN_UNANCHORED_ANSWER']}"
     )

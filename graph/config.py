@@ -270,24 +270,12 @@ class Config:
     )
     drop_unsupported: bool = _f(False, "Finalizer drops answer sentences no passage supports (no uncited claim).")
     factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
-    quote_overrides_missing_anchor: bool = _f(
-        False,
-        "After the one-shot retry, a missing anchor does not block a STOP when the short answer is in a verified"
-        " quote and some anchor is covered: the question carries context its passage lacks.",
-    )
     abstain_unanchored_answers: bool = _f(
         False,
         "An answer whose cited passages hold none of the question's named anchors, while other passages hold"
         " them and no title mention links the two (signal answer_unanchored), answers a neighbouring question:"
         " another round when one is left, else ABSTAIN_UNANCHORED_ANSWER (NoMIRACL-id, HotpotQA:"
         " docs/benchmark-log.md).",
-    )
-    quote_overrides_partly_named_anchor: bool = _f(
-        False,
-        "With quote_overrides_missing_anchor, a verified quote holding the answer also outweighs missing"
-        " anchors when none is covered, if each is a name of several words one of which a passage holds"
-        ' by a word saying which thing (signal missing_named_in_part: "Diah Anisa Dwirini" over a passage on'
-        ' "Diah"; "Presiden" of "Presiden Uzbekistan" names any president and does not count).',
     )
     factoid_min_tokens_left: int = _f(
         300, "Tokens that must remain for the anchor one-shot retry.", allowed=Range(0, MAX_TOKENS)

@@ -23,9 +23,7 @@ Reasons:
   ABSTAIN_UNVERIFIED_QUOTE   a quoted draft whose quotes are in no passage and whose answer the
                              passages do not support.
   ABSTAIN_MISSING_ANCHOR     an essential anchor spelled in the question (not one inferred from a
-                             lower-case question) is in no passage after the one-shot retry
-                             (unless `quote_overrides_missing_anchor` and the answer is in a
-                             verified quote).
+                             lower-case question) is in no passage after the one-shot retry.
   ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_MODEL_IDK,
   ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
   RETRIEVE_UNANCHORED_ANSWER / ABSTAIN_UNANCHORED_ANSWER
@@ -98,7 +96,7 @@ def decide(signals: Signals, config: Config, *, round_allowed: bool = True) -> D
     if not signals["has_draft"] and signals["budget_skipped"]:
         return "ABSTAIN", "ABSTAIN_BUDGET"
     judge = signals.get("judge_label")
-    anchors_ok = not _firm_missing(signals) or _quote_outweighs_missing_anchor(signals, config)
+    anchors_ok = not _firm_missing(signals)
     if _can_reflect(signals, config, judge):  # a flaw the judge named is fixed before any STOP
         return "REFLECT", "REFLECT_FIXABLE_FLAW"
     if _supported(signals, config, judge) and anchors_ok:
@@ -171,30 +169,6 @@ def _firm_missing(signals: Signals) -> list[str]:
     anchor on 18–22 % of held-out lower-case questions).
     """
     return list(signals.get("missing_firm_anchors", signals["missing_anchors"]))
-
-
-def _quote_outweighs_missing_anchor(signals: Signals, config: Config) -> bool:
-    """A short answer found word for word in a verified quote, once the one-shot retry has looked for
-    the missing anchor and some anchor is covered (`quote_overrides_missing_anchor`).
-
-    Questions often carry context their passage lacks ("Berapa jumlah penduduk Provinsi Jiangsu,
-    China saat ini?" over a passage that never says "China"); the reader's verified quote holds the
-    answer. With no anchor covered, or an answer its quote does not hold, the abstention stands, unless
-    `quote_overrides_partly_named_anchor` and each missing anchor is a name a passage holds by a word
-    saying which thing ("Dari manakah Diah Anisa Dwirini berasal?" over a passage on "Diah"; never by a
-    word saying what kind: "Presiden" of "Presiden Uzbekistan").
-    """
-    return bool(
-        config.quote_overrides_missing_anchor
-        and signals["one_shot_used"]
-        and signals.get("draft_status") == "quoted"
-        and signals.get("quote_verified")
-        and float(signals.get("answer_grounding") or 0.0) >= 1.0
-        and (
-            float(signals["coverage"]) > 0.0
-            or (config.quote_overrides_partly_named_anchor and signals.get("missing_named_in_part"))
-        )
-    )
 
 
 def _retrieval_retry(

@@ -35,14 +35,6 @@ _A: dict[str, Any] = {
     "gate": "baug",
     "judge_policy": "gray_zone",
     "factoid_one_shot": True,
-    # a verified quote holding the answer outweighs an anchor the one-shot retry could not find
-    # (FacQA held out: 2 right answers more, none lost; no answer changed on HotpotQA, NQ, ClapNQ)
-    "quote_overrides_missing_anchor": True,
-    # ... and so it does when no anchor is covered but each missing one is a name a passage holds in part
-    # by a word saying which thing ("Diah" of "Diah Anisa Dwirini"): on FacQA 1-250's records 5 right answers
-    # and 1 wrong one stand, nothing changes on HotpotQA, NQ, ClapNQ, NoMIRACL
-    # (docs/benchmark-log.md, 2026-11-26: names held in part)
-    "quote_overrides_partly_named_anchor": True,
     # an answer cited to a passage about something else, unlinked to the passages naming the question's
     # subject, is withdrawn (chosen on NoMIRACL-id 1-30 and HotpotQA 1-50; docs/benchmark-log.md, 2026-11-26:
     # answers from a passage about something else)

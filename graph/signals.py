@@ -59,9 +59,6 @@ class Signals(TypedDict):
     coverage_delta: Annotated[float, About("coverage minus the previous measurement's", "log")]
     missing_anchors: Annotated[list[str], About("essential anchors in no context passage", "log")]
     missing_firm_anchors: Annotated[list[str], About("the missing anchors not inferred from a lower-case question")]
-    missing_named_in_part: Annotated[
-        bool, About("each missing firm anchor is a name of several words, one of which a passage holds", "record")
-    ]
     retrieval_confidence: Annotated[float, About("seed 001 confidence from the question worker's top-5 cosines", "log")]
     gen_confidence: Annotated[float, About("DRAGIN: 1 − normalised mean token entropy of the reply", "record")]
     gen_uncertain: Annotated[bool, About("gen_confidence < dragin_threshold (no logprobs: uncertain)", "log")]

@@ -47,7 +47,7 @@ HotpotQA (capitalised) anchors are unchanged but for its one lower-case question
 
 from __future__ import annotations
 
-from .coverage import anchor_coverage, anchor_query, named_in_part
+from .coverage import anchor_coverage, anchor_query
 from .extract import extract_anchors
 from .model import CONFIDENCE, STOP, Anchor, AnchorKind, Candidate
 from .patterns import CURRENCY, NUMBER, SCALE, UNIT
@@ -56,5 +56,5 @@ from .question_type import QuestionType, question_type
 __all__ = [
     "CONFIDENCE", "CURRENCY", "NUMBER", "SCALE", "STOP", "UNIT",
     "Anchor", "AnchorKind", "Candidate", "QuestionType",
-    "anchor_coverage", "anchor_query", "extract_anchors", "named_in_part", "question_type",
+    "anchor_coverage", "anchor_query", "extract_anchors", "question_type",
 ]  # fmt: skip

@@ -110,24 +110,6 @@ def _present(form: str, kind: str, text: _Text) -> bool:
     return all(w in text.token_set for w in content)
 
 
-def named_in_part(anchors: Sequence[Anchor], texts: Sequence[str]) -> bool:
-    """Each anchor is a name of several words one of which some text holds: "Diah Anisa Dwirini" in a
-    passage on "Diah Anisa", "Harold Pinter" in one on Pinter. Only a word that says which thing counts
-    (four letters or more, not a function word, not a word saying what kind of thing it is: "Presiden"
-    of "Presiden Uzbekistan" names any president). The passage names the same thing more briefly: a
-    hint, never coverage. False when there is no anchor or one is a single word, a year or a number."""
-    if not anchors:
-        return False
-    indexed = [_Text(text) for text in texts]
-    for anchor in anchors:
-        words = [w for w in normalize_words(anchor.text) if len(w) >= 4 and w not in _NOT_NAMING]
-        if anchor.kind not in ("entity", "title") or len(normalize_words(anchor.text)) < 2 or not words:
-            return False
-        if not any(w in text.token_set for w in words for text in indexed):
-            return False
-    return True
-
-
 def _found(anchor: Anchor, text: _Text) -> bool:
     return any(_present(form, anchor.kind, text) for form in (anchor.text, *anchor.aliases))
 
