@@ -22,9 +22,8 @@ from anchorgate.tools.answer.text import normalize_words
 from anchorgate.tools.text.cjk import has_cjk
 
 from .model import STOP, Anchor
-from .words import FUNCTION, GENERIC, NAME_HEADS
+from .words import FUNCTION
 
-_NOT_NAMING = STOP | GENERIC | NAME_HEADS  # words that do not say which thing a name names
 _FRAGMENTS = frozenset(("re", "ll", "ve", "m", "d", "s", "t", "n"))  # "you're" → "you", "re"
 
 
