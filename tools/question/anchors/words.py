@@ -78,18 +78,6 @@ GENERIC = _wordset("""
     seven eight nine ten hundred fact facts problem problems step steps stage stages list shape order site
     period future english age body origin chairman ceo boyfriend girlfriend car cars
 """)
-# Words that say what kind of thing a name is, not which one ("Presiden Uzbekistan", "Pegunungan Muller",
-# "Universitas Gadjah Mada"): a passage holding only these names another thing of that kind.
-NAME_HEADS = _wordset("""
-    presiden wakil menteri perdana kepala gubernur bupati walikota ketua direktur duta besar jenderal
-    raja ratu pangeran sekretaris panglima kapolda kapolri dr prof ir drs sh
-    kelompok organisasi perusahaan lembaga badan dewan majelis komisi partai kementerian departemen
-    desa kota kabupaten provinsi pulau gunung pegunungan sungai danau teluk pantai taman kebun bandara
-    pelabuhan universitas institut sekolah rumah sakit pusat stasiun jalan gedung masjid gereja candi
-    president vice minister prime governor mayor chairman chief secretary general ambassador
-    university institute college school river mount mountain lake island airport station street
-    company group party council committee department ministry national international
-""")
 COUNTRY_ACRONYMS = frozenset(("us", "usa", "uk", "un", "eu"))
 # Without capitals a keyword is never a function word, a question verb or a generic noun.
 LOWER_NOISE = FUNCTION | VERBS | GENERIC
