@@ -285,6 +285,48 @@ def summary(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def after_removals() -> dict[str, Any]:
+    """A after the removals (`<set>/after_removals`, product at the commit `after_queue.sh` names) against A's
+    reference through the same LLM cache, per finished set and pooled; and B after the removals against B
+    as shipped at 850ad39 on NQ-open 161-200 (`after_b.sh`). Paired differences and the answers changed."""
+    from anchorgate.eval.scoring.paired import format_difference
+
+    pairs = [
+        (
+            f"A, {h.label}",
+            REPO / folder(h, None) / "A.jsonl",
+            REPO / folder(h, None).replace("/reference", "/after_removals") / "A.jsonl",
+        )
+        for h in SETS
+    ]
+    pairs.append(("B, NQ-open 161–200 (B at 850ad39: fresh calls both)",
+                  REPO / "bench/results/eval_1p5b_2026-11-27_held_out_rows/nq161_200/B.jsonl",
+                  REPO / OUT / "nq161_200_B_after_removals/B.jsonl"))  # fmt: skip
+    entries = []
+    for label, before, later in pairs:
+        if not (later.parent / "metrics.json").exists():
+            continue
+        reference = _records(before)
+        after = _records(later)
+        ids = sorted(set(reference) & set(after))
+        changed = {q: [_outcome(reference[q]), _outcome(after[q])] for q in ids
+                   if reference[q].get("short_answer") != after[q].get("short_answer")
+                   or _outcome(reference[q]) != _outcome(after[q])}  # fmt: skip
+        tokens = sum(int(after[q]["tokens"]["total"]) - int(reference[q]["tokens"]["total"]) for q in ids) / len(ids)
+        entries.append({"set": label, "n": len(ids), "outcomes": changed, "tokens": tokens})
+    pooled = [e for e in entries if e["set"].startswith("A, ")]
+    rows = []
+    for scope, chosen in [*((e["set"], [e]) for e in entries), ("A, pooled", pooled)]:
+        if not chosen:
+            continue
+        diffs = {o: format_difference(_difference(chosen, o)) for o in ("right", "wrong", "abstained")}
+        n = sum(e["n"] for e in chosen)
+        tokens = sum(e["tokens"] * e["n"] for e in chosen) / n
+        rows.append({"set": scope, "n": n, "changed": sum(len(e["outcomes"]) for e in chosen), **diffs,
+                     "tokens_per_question": round(tokens, 1)})  # fmt: skip
+    return {"rows": rows, "changed_questions": {e["set"]: e["outcomes"] for e in entries}}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -292,11 +334,18 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--references", action="store_true", help="the reference runs (else the ablations)")
     run.add_argument("--python", default=str(REPO / ".venv/bin/python"))
     run.add_argument("--cache", default="/tmp/anchorgate-ablation-cache.sqlite")
+    sub.add_parser("after", help="A after the removals against A's reference")
     rep = sub.add_parser("report", help="compare the committed runs")
     rep.add_argument("--write", action="store_true", help=f"write {OUT}/ablation.md and .json")
     args = parser.parse_args(argv)
     if args.command == "commands":
         print("\n".join(commands(args.python, args.cache, args.references)))
+        return 0
+    if args.command == "after":
+        result = after_removals()
+        (REPO / OUT / "after_removals.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+        for row in result["rows"]:
+            print(row)
         return 0
     result = report()
     print(summary(result))

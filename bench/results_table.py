@@ -214,11 +214,16 @@ def idk_turned_right(baseline: list[dict[str, Any]], preset: list[dict[str, Any]
     return f"{right} of {len(declined)}" if declined else "–"
 
 
+RISK_RUNS = 4
+"""The risk–coverage table shows the newest runs only (the first `RISK_RUNS` of `RUNS`): every run folder's
+report.md has its own."""
+
+
 def risk_table() -> str:
     """Each preset's answers ranked by the gate's answer confidence: AURC, coverage at 10% risk, operating point."""
     lines = ["| rows | preset | answered | AURC | coverage at 10% risk | operating coverage | operating risk |",
              "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for run in RUNS:
+    for run in RUNS[:RISK_RUNS]:
         for preset, curve in risk_coverage_by_preset(_results(run)).items():
             c = risk_summary(curve)
             figures = (c["aurc"], c["coverage_at_10pct_risk"], c["operating_coverage"], c["operating_risk"])
@@ -251,8 +256,9 @@ def block() -> str:
         "",
         paired_table(),
         "",
-        "How well the gate's answer confidence ranks each preset's own answers (coverage counts abstentions; "
-        "AURC is the area under the selective-risk curve up to the operating point, lower is better).",
+        "How well the gate's answer confidence ranks each preset's own answers on the newest runs (coverage counts "
+        "abstentions; AURC is the area under the selective-risk curve up to the operating point, lower is better; "
+        "every run folder's report.md has its own).",
         "",
         risk_table(),
     ]
