@@ -24,8 +24,7 @@ Reasons:
                              passages do not support.
   ABSTAIN_MISSING_ANCHOR     an essential anchor spelled in the question (not one inferred from a
                              lower-case question) is in no passage after the one-shot retry.
-  ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_MODEL_IDK,
-  ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
+  ABSTAIN_LOW_SUPPORT, ABSTAIN_JUDGE_REJECTED, ABSTAIN_NO_EVIDENCE, ABSTAIN_BUDGET
   RETRIEVE_UNANCHORED_ANSWER / ABSTAIN_UNANCHORED_ANSWER
                              the answer's cited passages hold none of the question's named anchors,
                              other passages hold them, and no title mention links the two (signal
@@ -53,9 +52,10 @@ class WithdrawalRule:
 
     The rule fires when its signal is truthy and its setting holds one of the values in `on`. A fired
     rule asks for another round (`retrieve`) while one can start (`can_start_round`); with none left it
-    abstains (`abstain`) when the setting holds one of `abstain_on` (default: `on`), else the answer
-    stands. `skips_judge`: the answer is withdrawn whatever the judge says, so no judge call is spent.
-    Adding a rule is its signal (graph/signals.py, agents/signal_meter.py), its row and its tests.
+    abstains (`abstain`). `skips_judge`: the answer is withdrawn whatever the judge says, so no judge
+    call is spent. Adding a rule is its signal (graph/signals.py, measured in agents/signal_meter.py),
+    its setting (graph/config.py), its row and its tests; a rule stays when `bench/ablate.py` shows
+    what it buys on held-out rows (BENCHMARKS.md).
     """
 
     signal: str
@@ -64,15 +64,10 @@ class WithdrawalRule:
     retrieve: GateReason
     abstain: GateReason
     skips_judge: bool
-    abstain_on: tuple[object, ...] | None = None
 
     def fires(self, signals: Signals, config: Config) -> bool:
         """The rule is on and its signal says the answer should go."""
         return bool(getattr(config, self.setting) in self.on and signals.get(self.signal))
-
-    def abstains(self, config: Config) -> bool:
-        """With no round left the rule abstains (else the answer stands)."""
-        return getattr(config, self.setting) in (self.on if self.abstain_on is None else self.abstain_on)
 
 
 WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = (
@@ -124,8 +119,7 @@ def withdrawn(signals: Signals, config: Config, round_allowed: bool = True) -> D
             continue
         if can_start_round(signals, config, round_allowed):
             return "RETRIEVE_MORE", rule.retrieve
-        if rule.abstains(config):
-            return "ABSTAIN", rule.abstain
+        return "ABSTAIN", rule.abstain
     return None
 
 

@@ -109,3 +109,17 @@ def test_no_round_allowed_decides_as_every_round_spent(changes: dict[str, Any], 
     signals = sig(**changes)
     spent = {**signals, "round": max(signals["round"], config.max_rounds)}
     assert decide(signals, config, round_allowed=False) == decide(spent, config)
+
+
+def test_a_new_row_is_read_like_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Adding a rule is its row: the gate and the planner's no-round question read it like the others."""
+    from anchorgate.graph import gate
+
+    row = WithdrawalRule("answer_bridged", "judge_bridged_answers", (False,), "RETRIEVE_LOW_SUPPORT",
+                         "ABSTAIN_LOW_SUPPORT", skips_judge=True)  # fmt: skip
+    monkeypatch.setattr(gate, "WITHDRAWAL_RULES", (*WITHDRAWAL_RULES, row))
+    bridged = sig(answer_bridged=True)
+    two_rounds = B.replace(judge_policy="never")
+    assert decide(bridged, two_rounds) == ("RETRIEVE_MORE", "RETRIEVE_LOW_SUPPORT")
+    assert decide(bridged, two_rounds, round_allowed=False) == ("ABSTAIN", "ABSTAIN_LOW_SUPPORT")
+    assert decide(bridged, A) == ("STOP", "STOP_OVERLAP_OK")  # A judges bridged answers: the row is off
