@@ -11,7 +11,10 @@ the reference, with paired bootstrap intervals (`eval.scoring.paired`), as markd
     .venv/bin/python bench/ablate.py report --write
 
 A rule whose right and wrong intervals include 0 on every set and pooled cannot show what it buys;
-BENCHMARKS.md says which rules were removed on that ground and which were kept.
+BENCHMARKS.md says which rules were removed on that ground and which were kept. `ABLATIONS` name the
+settings as they stood at 29e064b, where the committed runs were made (`after_queue.sh` names the
+commit of the runs after the removals); the settings of a removed rule no longer exist, so its
+ablation is run again only from that commit.
 """
 
 from __future__ import annotations
