@@ -36,9 +36,11 @@ def _ask(datasets_dir: Path, tmp_path: Path, fallback: bool) -> dict[str, Any]:
 def test_a_declined_short_answer_is_given_in_sentences(datasets_dir: Path, tmp_path: Path) -> None:
     without = _ask(datasets_dir, tmp_path / "off", fallback=False)
     first = without["telemetry"]["draft_structure"] or {}
-    # the 1.5B reader declined the quoted prompt on this machine's build
-    assert first.get("status") == "declined", f"the reader answered the short form: {without['answer']!r}"
-    assert without["decision"] == "ABSTAIN"
+    # the 1.5B reader declines the quoted prompt, or answers with the question's own word ("Sirens"),
+    # which counts as declining; which of the two depends on the CPU's arithmetic
+    declined = first.get("status") == "declined" or without["telemetry"]["gate"][0]["signals"]["non_answer"]
+    assert declined, f"the reader answered the short form: {without['answer']!r}"
+    assert (without["decision"], without["reason"]) == ("ABSTAIN", "ABSTAIN_MODEL_IDK")
     with_fallback = _ask(datasets_dir, tmp_path / "on", fallback=True)
     assert with_fallback["telemetry"]["style_fallback"] == "answered"
     assert (with_fallback["decision"], with_fallback["reason"]) == ("STOP", "STOP_OVERLAP_OK")

@@ -1,14 +1,16 @@
 """An answer from a passage about something else, through the real parts: multilingual-e5, FAISS, BM25 and
 llama.cpp over NoMIRACL-id's own non-relevant passage sets (none of their passages answers the question).
 
-On "siapakah karakter utama dalam manga One Piece?" the reader answered from the Naruto character list and
-on "apakah nama mata uang Belarus?" from a passage on another country; the One Piece and Belarus
-passages sat in the same context (docs/benchmark-log.md, 2026-11-26: answers from a passage about
-something else). Preset A withdraws such an answer (ABSTAIN_UNANCHORED_ANSWER) and never stops on one."""
+The questions are two of NoMIRACL-id 71-190 on which preset A's 1.5B run withdrew such an answer
+(`bench/results/eval_1p5b_2026-11-27_ablation/*/after_removals`) and the packaged 0.5B reader, asked
+here, answers from a passage about another thing while a passage naming the question's subject sits in
+the same context. Preset A withdraws such an answer (ABSTAIN_UNANCHORED_ANSWER) and never stops on one.
+Which of them the small reader answers that way depends on the CPU's arithmetic; at least one must."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,8 @@ from tests.conftest import E2E_LLM
 
 pytestmark = pytest.mark.e2e
 
-QUESTIONS = {"One Piece": "One Piece", "Belarus": "Belarus"}  # question key -> the anchor it names
+# question key -> the anchor it names
+QUESTIONS = {"János Kádár": "Kádár", "sambal Balado": "Balado"}
 
 
 def _ask_over_own_passages(item: Any, tmp_path: Path) -> dict[str, Any]:
@@ -33,7 +36,7 @@ def _ask_over_own_passages(item: Any, tmp_path: Path) -> dict[str, Any]:
 
 
 def test_a_withdraws_answers_its_cited_passages_do_not_anchor(datasets_dir: Path, tmp_path: Path) -> None:
-    items = load_dataset(datasets_dir / "nomiracl", language="id", limit=30).items
+    items = load_dataset(datasets_dir / "nomiracl", language="id", skip=70, limit=190).items
     withdrawn = 0
     for key, anchor in QUESTIONS.items():
         item = next(i for i in items if key in i.question)
@@ -51,10 +54,19 @@ def test_a_withdraws_answers_its_cited_passages_do_not_anchor(datasets_dir: Path
         context = {c["n"]: c for c in result["telemetry"]["context"]}
         passages = {p.id: p for p in item.passages}
         cited_texts = [_passage_text(passages, context[n]["id"]) for n in cited if n in context]
-        assert cited_texts and all(anchor not in text for text in cited_texts)
-        assert any(anchor in _passage_text(passages, c["id"]) for n, c in context.items() if n not in cited)
+        assert cited_texts and not any(_holds(text, anchor) for text in cited_texts)
+        assert any(_holds(_passage_text(passages, c["id"]), anchor) for n, c in context.items() if n not in cited)
         assert result["answer"].lower().startswith("i don't know")
     assert withdrawn >= 1, "neither answer from an unrelated passage was withdrawn"
+
+
+def _holds(text: str, anchor: str) -> bool:
+    """The text names the anchor, case and accents aside ("Kadar" for "Kádár"), as anchor coverage reads it."""
+
+    def fold(value: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", value) if not unicodedata.combining(c)).casefold()
+
+    return fold(anchor) in fold(text)
 
 
 def _passage_text(passages: dict[str, Any], chunk_id: str) -> str:
