@@ -128,10 +128,10 @@ SETS: tuple[HeldOutSet, ...] = (
 )
 
 
-def folder(held_out: HeldOutSet, ablation: Ablation | None) -> str:
-    """The run folder of one set under one ablation (None: the reference)."""
+def folder(held_out: HeldOutSet, ablation: Ablation | None, run: str = "reference") -> str:
+    """The run folder of one set under one ablation (None: the `run` named, the reference by default)."""
     slug = f"{held_out.name.lower().replace('-', '_')}{held_out.skip + 1}_{held_out.limit}"
-    return f"{OUT}/{slug}/{ablation.name if ablation else 'reference'}"
+    return f"{OUT}/{slug}/{ablation.name if ablation else run}"
 
 
 def command(held_out: HeldOutSet, ablation: Ablation | None, python: str, cache: str) -> str:
@@ -298,7 +298,7 @@ def after_removals() -> dict[str, Any]:
         (
             f"A, {h.label}",
             REPO / folder(h, None) / "A.jsonl",
-            REPO / folder(h, None).replace("/reference", "/after_removals") / "A.jsonl",
+            REPO / folder(h, None, "after_removals") / "A.jsonl",
         )
         for h in SETS
     ]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import hashlib
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +122,34 @@ def quoting_aware(reply: Callable[[str], str]) -> Callable[[str], str]:
         return as_quoted(text) if "QUOTE [n]" in prompt and "QUOTE [" not in text else text
 
     return wrapped
+
+
+@contextlib.contextmanager
+def running(server: Any, on_stop: Callable[[], None] | None = None) -> Iterator[Any]:
+    """A `socketserver` server serving on a daemon thread for the block; `on_stop` runs before shutdown
+    (to release handlers that wait), then the server is shut down and closed."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        if on_stop is not None:
+            on_stop()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def imports_in(source: str, package: str) -> Iterator[tuple[str, list[str]]]:
+    """Each import statement of `source` as (the module it names, the names it takes from it): `import a.b`
+    is ("a.b", []), `from .c import d` in package "p.q" is ("p.q.c", ["d"]) (relative imports resolved)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, []) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                anchor = ".".join(parts[: len(parts) - node.level + 1])
+                base = f"{anchor}.{base}" if base else anchor
+            yield base, [alias.name for alias in node.names]

@@ -27,7 +27,7 @@ from anchorgate.eval.errors import EvalUsageError
 from anchorgate.eval.runner import run_eval
 from anchorgate.eval.slots import effective_concurrency
 from anchorgate.eval.store import read_records
-from tests.fakes import as_quoted
+from tests.fakes import as_quoted, running
 
 DELAY_S = 0.25
 FACTS = {
@@ -115,15 +115,8 @@ def _completion(model: str, text: str) -> dict[str, Any]:
 
 @contextlib.contextmanager
 def serving() -> Iterator[ChatServer]:
-    server = ChatServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running(ChatServer()) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture(scope="module")

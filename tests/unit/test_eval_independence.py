@@ -8,11 +8,12 @@ and the support measure (and the rest of the product) are out of reach.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 from pathlib import Path
 
 import pytest
+
+from tests.fakes import imports_in
 
 ROOTS = (
     "anchorgate.eval.scoring.metrics", "anchorgate.eval.scoring.keys", "anchorgate.eval.scoring.refusal",
@@ -36,17 +37,9 @@ def imported_modules(source: str, module: str, is_package: bool = False) -> set[
     """Every anchorgate module named by the import statements of `source` (relative ones resolved)."""
     package = module if is_package else module.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                anchor = ".".join(parts[: len(parts) - node.level + 1])
-                base = f"{anchor}.{base}" if base else anchor
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names if _is_module(f"{base}.{alias.name}"))
+    for base, names in imports_in(source, package):
+        found.add(base)
+        found.update(f"{base}.{name}" for name in names if _is_module(f"{base}.{name}"))
     return {name for name in found if name == "anchorgate" or name.startswith("anchorgate.")}
 
 

@@ -15,8 +15,9 @@ to `pkg.name` when that is a module, otherwise to `pkg` itself.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tests.fakes import imports_in
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"graph": "anchorgate.graph", "agents": "anchorgate.agents", "tools": "anchorgate.tools",
@@ -41,17 +42,8 @@ def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
     """The product modules that `module`'s import statements name (relative imports resolved)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                anchor = ".".join(parts[: len(parts) - node.level + 1])
-                base = f"{anchor}.{base}" if base else anchor
-            for alias in node.names:
-                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+    for base, names in imports_in(path.read_text(encoding="utf-8"), package):
+        found.update([base] if not names else (f"{base}.{n}" if f"{base}.{n}" in known else base for n in names))
     return {name for name in found if name in known and name != module}
 
 

@@ -27,6 +27,7 @@ from anchorgate.cli import run
 from anchorgate.graph.config import Config
 from anchorgate.tools.llm.faults import FAULT_REASONS, RetryPolicy, fault_message
 from anchorgate.tools.services import load_index_for
+from tests.fakes import running
 
 QUESTION = "What do owls hunt at night?"
 ANSWER = "Owls hunt mice at night [1]."
@@ -126,15 +127,8 @@ def _completion(model: str, text: str) -> dict[str, Any]:
 def serving() -> Iterator[FaultServer]:
     """A running FaultServer; hanging handlers are released and the server shut down afterwards."""
     server = FaultServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running(server, on_stop=server.release.set):
         yield server
-    finally:
-        server.release.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @contextlib.contextmanager

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -20,6 +19,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from anchorgate.tools.llm.calls import counted_call, token_logprobs
 from anchorgate.tools.llm.chat_models import load_chat_model
 from anchorgate.tools.llm.faults import RetryPolicy
+from tests.fakes import running
 
 GRAMMAR = 'root ::= "QUOTE"'
 LOGPROBS = {
@@ -69,21 +69,14 @@ class _Handler(BaseHTTPRequestHandler):
 @contextlib.contextmanager
 def serving(monkeypatch: pytest.MonkeyPatch, *, llama_cpp: bool) -> Iterator[RecordingServer]:
     """A running RecordingServer, with OPENAI_BASE_URL (and the llama.cpp switch) pointing the client at it."""
-    server = RecordingServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
-    monkeypatch.setenv("OPENAI_API_KEY", "unused")
-    if llama_cpp:
-        monkeypatch.setenv("ANCHORGATE_OPENAI_LLAMA_CPP", "1")
-    else:
-        monkeypatch.delenv("ANCHORGATE_OPENAI_LLAMA_CPP", raising=False)
-    try:
+    with running(RecordingServer()) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
+        monkeypatch.setenv("OPENAI_API_KEY", "unused")
+        if llama_cpp:
+            monkeypatch.setenv("ANCHORGATE_OPENAI_LLAMA_CPP", "1")
+        else:
+            monkeypatch.delenv("ANCHORGATE_OPENAI_LLAMA_CPP", raising=False)
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 async def _call(model: Any) -> Any:
