@@ -37,9 +37,9 @@ async def predict_anchors(state: State, runtime: Runtime[Config]) -> dict[str, A
     config = runtime.context
     started = time.perf_counter()
     question = state["question"]
-    anchors = extract_anchors(question) if config.use_anchors else []
-    if config.use_anchors:
-        queries, overflow = anchor_queries(question, anchors, config.max_anchor_workers)
+    anchors = extract_anchors(question) if config.retrieval.use_anchors else []
+    if config.retrieval.use_anchors:
+        queries, overflow = anchor_queries(question, anchors, config.retrieval.max_anchor_workers)
     else:
         queries, overflow = [{"worker": "question", "query": question, "dense_query": question}], []
     return {

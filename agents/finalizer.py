@@ -18,7 +18,6 @@ from anchorgate.graph.signals import GateDecision
 from anchorgate.graph.state import State
 from anchorgate.tools.answer.citations import resolve_citations
 from anchorgate.tools.answer.short_answer import short_answer_span
-from anchorgate.tools.answer.support import keep_supported
 from anchorgate.tools.answer.text import IDK_ANSWER, strip_citations
 from anchorgate.tools.llm.faults import recorded_fault
 from anchorgate.tools.llm.usage import totals
@@ -55,7 +54,6 @@ def _telemetry(state: State, config: Config, decision: str, reason: str, extra: 
         "draft": state.get("draft", ""),
         "draft_structure": state.get("draft_structure"),
         "second_reading": state.get("second_reading"),
-        "style_fallback": state.get("style_fallback"),
         "hyde": state.get("hyde_text", ""),
         "round_plans": state.get("round_plans", []),
         "rewrites": state.get("rewrite_log", []),
@@ -86,17 +84,15 @@ async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     started = time.perf_counter()
     gate, fault, fault_entry = _outcome(state)
     decision, reason = gate["action"], gate["reason"]
-    answer, dropped = IDK_ANSWER, 0
+    answer = IDK_ANSWER
     citations: list[dict[str, Any]] = []
     invalid: list[int] = []
     if decision == "STOP":
         answer = state.get("draft", "")
-        if config.drop_unsupported:
-            answer, dropped = keep_supported(answer, state.get("signals", {}).get("claims", []))
         citations, invalid = resolve_citations(answer, state.get("context", []))
         citations = with_verified_quotes(citations, state.get("draft_structure"))
     short = short_answer_span(state["question"], strip_citations(answer)) if decision == "STOP" else ""
-    extra = {"invalid_citations": invalid, "dropped_unsupported_sentences": dropped, "llm_fault": fault,
+    extra = {"invalid_citations": invalid, "llm_fault": fault,
              "gate": [*state.get("gate_log", []), *fault_entry]}  # fmt: skip
     update: dict[str, Any] = {"gate_decision": gate, "gate_log": fault_entry} if fault else {}
     return {

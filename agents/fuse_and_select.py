@@ -40,11 +40,14 @@ from anchorgate.tools.services import Services, aservices_for
 
 PRP_COMPLETION_TOKENS = 8
 GENERATION_OVERHEAD = 120  # system prompt, question and template tokens around the evidence
+RANK_FUSION_WEIGHT = 0.7  # selection relevance = w * fused-rank score + (1 - w) * gated relevance
+RERANK_COMPARISONS = 8  # pairwise LLM comparisons per question (preset C)
+RERANK_TOKEN_CAP = 700  # tokens the pairwise reranker may spend per question
 
 
 def bridge_evidence(state: State, config: Config, services: Services, evidence: list[Evidence]) -> list[Evidence]:
     """Passages the best hits link to by title (multi-hop bridge), as a "bridge" worker's ranking."""
-    if config.bridge_links <= 0:
+    if config.retrieval.bridge_links <= 0:
         return []
     best = sorted((rank, e["id"]) for e in evidence for w, rank in e.get("ranks", {}).items() if rank <= 2)
     by_id = {e["id"]: e for e in evidence}
@@ -55,7 +58,7 @@ def bridge_evidence(state: State, config: Config, services: Services, evidence: 
         {mention_name(e["title"]) for e in sources},
         table,
         state["question"],
-        config.bridge_links,
+        config.retrieval.bridge_links,
     )
     if not rows:
         return []
@@ -77,7 +80,7 @@ def bridge_evidence(state: State, config: Config, services: Services, evidence: 
 def selection_scores(pool: Sequence[Evidence], config: Config) -> list[float]:
     """Relevance for selection: fused-rank position (how many workers rank it high) blended with relevance."""
     n = max(len(pool), 1)
-    weight = config.rank_fusion_weight
+    weight = RANK_FUSION_WEIGHT
     return [weight * (1.0 - i / n) + (1.0 - weight) * float(e["score"]) for i, e in enumerate(pool)]
 
 
@@ -102,27 +105,26 @@ def fused_pool(evidence: Sequence[Evidence], pool_k: int, bridge_weight: float =
 def selection_settings(config: Config, floor: float) -> SelectionSettings:
     """Selection knobs from the run config; `floor` is the index's relevance floor (`relevance_floor`)."""
     return SelectionSettings(
-        pool_k=config.retrieval_pool_k,
-        keep_k=config.retrieval_k,
-        mmr_diversity=config.mmr_diversity,
-        redundancy_floor=config.mmr_redundancy_floor,
-        adaptive_diversity=config.adaptive_mmr,
-        anchor_bonus=config.anchor_bonus,
+        pool_k=config.retrieval.pool_k,
+        keep_k=config.retrieval.k,
+        mmr_diversity=config.retrieval.mmr_diversity,
+        adaptive_diversity=config.retrieval.adaptive_mmr,
+        anchor_bonus=config.retrieval.anchor_bonus,
         relevance_floor=floor,
-        per_source_cap=config.per_source_cap,
-        reserve_main=config.list_reserve_main,
-        reserve_extra=config.list_reserve_extra,
+        per_source_cap=config.retrieval.per_source_cap,
+        reserve_main=config.retrieval.list_reserve[0],
+        reserve_extra=config.retrieval.list_reserve[1],
     )
 
 
 def _select(state: State, config: Config, services: Services) -> tuple[list[Evidence], dict[str, Any]]:
     """The kept evidence and the reranker's spend record ({} when no reranker ran)."""
     evidence = state.get("evidence", [])
-    if not config.use_anchors and config.mmr_diversity == 0 and config.retrieval_mode == "dense":
+    if not config.retrieval.use_anchors and config.retrieval.mmr_diversity == 0 and config.retrieval.mode == "dense":
         current = [e for e in evidence if e["pass"] == state.get("pass_no", 1)]
-        return sorted(current, key=lambda e: (-e["score"], e["id"]))[: config.retrieval_k], {}
+        return sorted(current, key=lambda e: (-e["score"], e["id"]))[: config.retrieval.k], {}
     evidence = merge_evidence(evidence, bridge_evidence(state, config, services, evidence))
-    pool = fused_pool(evidence, config.retrieval_pool_k, config.bridge_weight)
+    pool = fused_pool(evidence, config.retrieval.pool_k, config.retrieval.bridge_weight)
     candidates = [
         ScoredChunk(_per_document_source(to_chunk(e)), score, e.get("dense"), e.get("sparse"), i)
         for i, (e, score) in enumerate(zip(pool, selection_scores(pool, config), strict=True), start=1)
@@ -140,25 +142,25 @@ def rerank_candidates(
     state: State, config: Config, services: Services, candidates: list[ScoredChunk]
 ) -> tuple[list[ScoredChunk], dict[str, Any]]:
     """Preset C: pointwise embedding rerank, then (pairwise) bounded PRP comparisons by the LLM."""
-    if config.reranker == "none" or not candidates:
+    if config.retrieval.reranker == "none" or not candidates:
         return candidates, {}
     stages: list[Reranker] = [PointwiseEmbeddingReranker(services.embeddings)]
-    if config.reranker == "pairwise":
+    if config.retrieval.reranker == "pairwise":
         # Whatever the reranker spends, the generator's worst case must still fit after it.
-        generation_reserve = config.max_context_tokens + config.max_output_tokens + GENERATION_OVERHEAD
-        left = config.token_budget - totals(state.get("usage", {}))["total"] - generation_reserve
-        left = max(0, min(left, config.rerank_token_budget))
+        generation_reserve = config.budget.max_context_tokens + config.budget.max_output_tokens + GENERATION_OVERHEAD
+        left = config.budget.token_budget - totals(state.get("usage", {}))["total"] - generation_reserve
+        left = max(0, min(left, RERANK_TOKEN_CAP))
         # The completion is capped at the reserve the budget check counts, so the ceiling holds.
-        # Bounded like every LLM call: the run's timeout; the client's own retries are llm_max_retries.
-        bounded = with_client_limits(services.llm, config.llm_timeout_s, config.llm_max_retries)
+        # Bounded like every LLM call: the run's timeout; the client's own retries are llm.max_retries.
+        bounded = with_client_limits(services.llm, config.llm.timeout_s, config.llm.max_retries)
         capped = bounded.model_copy(update={"max_tokens": PRP_COMPLETION_TOKENS})
         stages.append(
             PairwiseLLMReranker(
                 capped,
-                max_comparisons=config.rerank_max_comparisons,
+                max_comparisons=RERANK_COMPARISONS,
                 completion_reserve=PRP_COMPLETION_TOKENS,
                 token_budget=left,
-                prompt_overrides=config.prompt_overrides,
+                prompt_overrides=config.llm.prompt_overrides,
             )
         )
     try:
@@ -189,9 +191,9 @@ def _prune(
     question: str, chosen: list[Evidence], config: Config, services: Services
 ) -> tuple[list[Chunk], dict[str, Any]]:
     chunks = [to_chunk(e) for e in chosen]
-    if not config.use_pruning or not chunks:
+    if config.retrieval.pruning_threshold <= 0 or not chunks:
         return chunks, {}
-    settings = PruningSettings().with_threshold(config.pruning_threshold)
+    settings = PruningSettings().with_threshold(config.retrieval.pruning_threshold)
     result = prune_chunks(question, chunks, services.embeddings, settings)
     kept = [
         Chunk(p.chunk.id, p.chunk.doc_id, p.chunk.title, p.text, p.chunk.source, p.chunk.position, p.chunk.metadata)
@@ -216,7 +218,7 @@ async def fuse_and_select(state: State, runtime: Runtime[Config]) -> dict[str, A
     services = await aservices_for(config)
     chosen, rerank_spend = await asyncio.to_thread(_select, state, config, services)
     chunks, pruning = _prune(state["question"], chosen, config, services)
-    cap = config.max_context_tokens if state.get("round", 1) <= 1 else config.round2_context_tokens
+    cap = config.budget.max_context_tokens if state.get("round", 1) <= 1 else config.budget.round2_context_tokens
     packed = pack_context(chunks, cap)
     by_id = {e["id"]: e for e in chosen}
     text_of = {c.id: c.text for c in chunks}

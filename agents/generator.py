@@ -1,6 +1,6 @@
 """Generator: answer only from the delimited evidence, citing passages as [n].
 
-Two answer styles (`Config.answer_style`):
+Two answer styles (`answer.style`):
 - `free`: one or two sentences with [n] markers (the baseline's single pass).
 - `quoted`: the model gives the shortest answer, then copies the sentence that states it
   (`QUOTE [n]: …`); a llama.cpp grammar holds the local model to that shape.
@@ -28,7 +28,7 @@ from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
 from anchorgate.prompts import render
 from anchorgate.tools.answer.confidence import abstain_probability
-from anchorgate.tools.answer.quoted_draft import non_answer, parse_draft
+from anchorgate.tools.answer.quoted_draft import parse_draft
 from anchorgate.tools.answer.reader import ANSWER_STOPS, quoted_call, quoted_recited, recited, uses_quotes
 from anchorgate.tools.answer.second_reading import answers_agree, reversed_documents
 from anchorgate.tools.answer.text import IDK_ANSWER, is_idk
@@ -42,9 +42,8 @@ from anchorgate.tools.services import aservices_for
 
 async def _second_reading_cap(config: Config) -> float:
     """The relevance cap of the second reading on this index's embedding scale."""
-    if on_e5_scale((await aservices_for(config)).embeddings):
-        return config.e5_second_reading_below_relevance
-    return config.second_reading_below_relevance
+    on_e5 = on_e5_scale((await aservices_for(config)).embeddings)
+    return config.scaled("gate.second_reading_below_relevance", on_e5)
 
 
 async def second_reading(state: State, config: Config, first: CallOutcome, draft: Mapping[str, Any]) -> dict[str, Any]:
@@ -55,7 +54,7 @@ async def second_reading(state: State, config: Config, first: CallOutcome, draft
     {answer, second, agree}; nothing when not read again."""
     structure = draft.get("draft_structure") or {}
     answer = str(structure.get("answer") or "")
-    if config.second_reading == "off" or structure.get("status") != "quoted" or is_idk(answer):
+    if config.gate.second_reading == "off" or structure.get("status") != "quoted" or is_idk(answer):
         return {"second_reading": None}
     # one passage reads the same in either order: the same prompt, the same answer, a call for nothing
     if len(state["context"]) < 2 or top_relevance(state["context"]) >= await _second_reading_cap(config):
@@ -79,10 +78,13 @@ async def second_reading(state: State, config: Config, first: CallOutcome, draft
 
 def _free_messages(state: State, config: Config) -> list[BaseMessage]:
     return [
-        SystemMessage(render("generate_system", config.prompt_overrides)),
+        SystemMessage(render("generate_system", config.llm.prompt_overrides)),
         HumanMessage(
             render(
-                "generate_user", config.prompt_overrides, documents=state["context_text"], question=state["question"]
+                "generate_user",
+                config.llm.prompt_overrides,
+                documents=state["context_text"],
+                question=state["question"],
             )
         ),
     ]
@@ -99,37 +101,6 @@ async def _free_call(state: State, config: Config, stage: str) -> CallOutcome:
     return await budgeted_call(
         config, _free_messages(state, config), stage=stage, usage=state.get("usage", {}), stop=ANSWER_STOPS
     )
-
-
-def _declined_short_form(draft: Mapping[str, Any], state: State, config: Config) -> bool:
-    """A quoted draft that declined, or whose answer answers nothing (an echo of the question)."""
-    structure = draft.get("draft_structure") or {}
-    if not config.free_style_fallback or structure.get("status") not in {"declined", "quoted"}:
-        return False
-    if structure["status"] == "declined":
-        return True
-    yes_no = state.get("question_type") == "yes_no"
-    return non_answer(str(structure.get("answer") or ""), state["question"], yes_no) is not None
-
-
-async def _free_fallback(
-    state: State, config: Config, first: CallOutcome, draft: dict[str, Any], abstain_p: float | None
-) -> tuple[CallOutcome, dict[str, Any], float | None, dict[str, Any]]:
-    """The declined quoted draft asked again in the free style (`free_style_fallback`).
-
-    Returns (outcome, draft, abstain_p, reread) for `generate`: the free reply's when it answers (its
-    draft has no quoted structure, so the gate measures it as a free draft), else the quoted ones, with
-    the free call recorded and paid either way. `reread["calls_before"]` keeps the quoted call first."""
-    spent = add_usage(state.get("usage", {}), spend_update(first.record))
-    outcome = await _free_call({**state, "usage": spent}, config, "generate_free_fallback")
-    if outcome.reply is None or is_idk(outcome.text):
-        reread = {"second_reading": None, "calls": [outcome.record], "usage": spend_update(outcome.record),
-                  "style_fallback": "declined" if outcome.reply is not None else "skipped"}  # fmt: skip
-        return first, draft, abstain_p, reread
-    free = await recited(outcome.text, {**state, "usage": spent}, config)
-    reread = {"second_reading": None, "calls_before": [first.record], "usage": spend_update(first.record),
-              "style_fallback": "answered"}  # fmt: skip
-    return outcome, {**free, "draft_structure": None}, abstain_probability(outcome.first_tokens, IDK_ANSWER), reread
 
 
 async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -149,7 +120,7 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         }  # fmt: skip
     quoted = uses_quotes(config, state)
     source = draft_source(state["question"], state["context_text"], quoted)
-    if config.temperature == 0 and source == state.get("draft_source") and state.get("draft"):
+    if config.llm.temperature == 0 and source == state.get("draft_source") and state.get("draft"):
         reused = state.get("drafts_reused", 0) + 1
         return {"drafts_reused": reused, "latency": {"generate": time.perf_counter() - started}}
     if quoted:
@@ -160,19 +131,16 @@ async def generate(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         # the answer line comes first: its first token is the model's choice to answer or decline
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
         reread = await second_reading(state, config, outcome, draft)
-        if reread["second_reading"] is None and _declined_short_form(draft, state, config):
-            outcome, draft, abstain_p, reread = await _free_fallback(state, config, outcome, draft, abstain_p)
     else:
         outcome = await _free_call(state, config, "generate")
         draft = await recited(outcome.text, state, config)
         abstain_p = abstain_probability(outcome.first_tokens, IDK_ANSWER)
         reread = {"second_reading": None}
-    calls = [*reread.pop("calls_before", []), outcome.record, *reread.pop("calls", [])]
+    calls = [outcome.record, *reread.pop("calls", [])]
     usage = add_usage(spend_update(outcome.record), reread.pop("usage", {}))
     return {
         **draft,
         **reread,
-        "style_fallback": reread.get("style_fallback"),
         # a draft that failed or was skipped is not one to keep
         "draft_source": source if draft.get("draft") else "",
         "draft_logprobs": outcome.logprobs,

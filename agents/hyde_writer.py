@@ -25,7 +25,7 @@ async def write_hyde(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """The hypothetical passage, set as the dense query of this round's question worker."""
     config = runtime.context
     started = time.perf_counter()
-    messages = [HumanMessage(render("hyde", config.prompt_overrides, question=state["question"]))]
+    messages = [HumanMessage(render("hyde", config.llm.prompt_overrides, question=state["question"]))]
     outcome = await budgeted_call(
         config, messages, stage="hyde", usage=state.get("usage", {}), max_tokens=HYDE_MAX_TOKENS
     )

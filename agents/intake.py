@@ -13,7 +13,7 @@ from anchorgate.tools.question.validation import validate_question
 
 async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """Clean question, round 0, no decision yet, empty logs; the run's settings kept in state."""
-    question = validate_question(state.get("question"), runtime.context.max_question_chars)
+    question = validate_question(state.get("question"), runtime.context.llm.max_question_chars)
     return {
         **RESET_CHANNELS,
         "question": question,
@@ -29,7 +29,6 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "draft_structure": None,
         "draft_source": "",
         "second_reading": None,
-        "style_fallback": None,
         "drafts_reused": 0,
         "signals": {},
         "gate_decision": {},
@@ -42,4 +41,6 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
 
 def run_settings(config: Config) -> dict[str, Any]:
     """The run's settings for resume/replay, minus where the store lives (a URL may hold a password)."""
-    return {**config.to_dict(), "checkpoint_db": "", "cache_dir": ""}
+    values = config.to_dict()
+    values["resources"].update(checkpoint_db="", cache_dir="")
+    return values

@@ -52,6 +52,8 @@ from anchorgate.tools.retrieval.evidence import to_chunk
 from anchorgate.tools.retrieval.packing import pack_context
 
 JUDGE_MAX_TOKENS = 6
+JUDGE_RETRIES = 1  # re-asks of a reply that names no verdict
+JUDGE_CONTEXT_TOKENS = 450  # evidence cap of the judge's prompt: the passages the draft cites
 _VERDICT = re.compile(r"\b(UNSUPPORTED|NOT\s+SUPPORTED|PARTIAL(?:LY)?|SUPPORTED)\b", re.IGNORECASE)
 _YES_NO = re.compile(r"\b(YES|NO)\b", re.IGNORECASE)
 # (system, user, re-ask) template names per judge style
@@ -99,23 +101,23 @@ def read_verdict(
     config: Config, text: str, logprobs: list[list[float]] | None, first_tokens: list[tuple[str, float]] | None
 ) -> JudgeVerdict | None:
     """The verdict of one judge reply under the configured style (None when it names none)."""
-    if config.judge_style in YES_NO_STYLES:
-        return parse_yes_no(text, first_tokens, config.judge_accept_p)
+    if config.judge.style in YES_NO_STYLES:
+        return parse_yes_no(text, first_tokens, config.judge.accept_p)
     return parse_verdict(text, logprobs)
 
 
 def judge_messages(config: Config, documents: str, question: str, answer: str) -> list[BaseMessage]:
     """The judge's prompt for the configured style."""
-    system, user, _retry = PROMPTS[config.judge_style]
+    system, user, _retry = PROMPTS[config.judge.style]
     return [
-        SystemMessage(render(system, config.prompt_overrides)),
-        HumanMessage(render(user, config.prompt_overrides, documents=documents, question=question, answer=answer)),
+        SystemMessage(render(system, config.llm.prompt_overrides)),
+        HumanMessage(render(user, config.llm.prompt_overrides, documents=documents, question=question, answer=answer)),
     ]
 
 
 def reask_message(config: Config) -> HumanMessage:
     """The stricter instruction sent once when a reply names no verdict."""
-    return HumanMessage(render(PROMPTS[config.judge_style][2], config.prompt_overrides))
+    return HumanMessage(render(PROMPTS[config.judge.style][2], config.llm.prompt_overrides))
 
 
 Ask = Callable[[list[BaseMessage]], Awaitable[CallOutcome]]
@@ -125,14 +127,14 @@ async def ask_for_verdict(
     config: Config, messages: list[BaseMessage], ask: Ask
 ) -> tuple[JudgeVerdict | None, list[dict[str, Any]]]:
     """The judge's one loop (the graph node and `eval.judge_check`): ask, read the verdict under the
-    configured style, and re-ask at most `judge_retries` times while the reply names none.
+    configured style, and re-ask at most `JUDGE_RETRIES` times while the reply names none.
 
     The verdict is None when no reply named one or a call was not made (`reply` None: budget or
     fault); the records are each call's, with its `attempt`.
     """
     verdict: JudgeVerdict | None = None
     records: list[dict[str, Any]] = []
-    for attempt in range(config.judge_retries + 1):
+    for attempt in range(JUDGE_RETRIES + 1):
         outcome = await ask(messages)
         records.append({**outcome.record, "attempt": attempt})
         if outcome.reply is None:
@@ -167,14 +169,14 @@ def quote_verdict(
 
 async def _quote_judge(state: State, config: Config, started: float) -> dict[str, Any]:
     passages = judged_context(state)
-    packed = pack_context([to_chunk(p) for p in passages], config.judge_context_tokens)
+    packed = pack_context([to_chunk(p) for p in passages], JUDGE_CONTEXT_TOKENS)
     by_id = {p["id"]: p for p in passages}
     numbered = [{**by_id[cid], "n": n} for cid, n in packed.passages]  # the judge's own numbering
     outcome = await quoted_call(state, config, numbered, packed.text, stage="judge", user_template="answer_quoted_user")
     verdict = None
     if outcome.reply is not None:
         draft = strip_citations(state.get("draft", ""))
-        verdict = quote_verdict(draft, outcome.text, numbered, state["question"], config.judge_accept_p)
+        verdict = quote_verdict(draft, outcome.text, numbered, state["question"], config.judge.accept_p)
     result = {
         "label": verdict.label if verdict else None,
         "confidence": verdict.confidence if verdict else None,
@@ -197,13 +199,13 @@ async def judge(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     config = runtime.context
     started = time.perf_counter()
     grounding = _answer_grounding(state)
-    if grounding is not None and grounding < config.judge_grounding_min:
+    if grounding is not None and grounding < config.judge.grounding_min:
         return _ungrounded(state, grounding, started)
-    if config.judge_style == "quote":
+    if config.judge.style == "quote":
         update = await _quote_judge(state, config, started)
         update["judge"]["grounding"] = grounding
         return update
-    documents = judged_passages(state, config.judge_context_tokens)
+    documents = judged_passages(state, JUDGE_CONTEXT_TOKENS)
     messages = judge_messages(config, documents, state["question"], state.get("draft", ""))
     usage = dict(state.get("usage", {}))
 

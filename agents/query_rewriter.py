@@ -72,7 +72,7 @@ def focus_sentence(anchors: list[str]) -> str:
 
 def _retrieval(config: Config, services: Services, vector: list[float]) -> tuple[float, set[str]]:
     """(top cosine distance, documents) of a dense search: seed 001's post-validation inputs."""
-    hits = dense_hits(config, services, vector, config.retrieval_k)
+    hits = dense_hits(config, services, vector, config.retrieval.k)
     top = 1.0 - float(hits[0][1]) if hits else 2.0
     return top, {chunk.doc_id for chunk, _ in hits}
 
@@ -90,9 +90,7 @@ async def guard_rewrite(question: str, rewrite: str, config: Config, services: S
         asyncio.to_thread(_retrieval, config, services, original_vec),
         asyncio.to_thread(_retrieval, config, services, rewrite_vec),
     )
-    thresholds = RewriteThresholds(
-        config.rewrite_min_similarity, config.rewrite_top_distance_margin, config.rewrite_min_source_jaccard
-    )
+    thresholds = RewriteThresholds()
     before, after = rewrite_entity_sets(question, rewrite)
     decision = validate_rewrite(similarity, before, after, top_q, top_r, docs_q, docs_r, thresholds)
     dropped, added = entity_changes(question, rewrite)
@@ -126,11 +124,13 @@ async def rewrite_query(state: State, runtime: Runtime[Config]) -> dict[str, Any
     services = await aservices_for(config)
     plan = (state.get("round_plans") or [{}])[-1]
     question = state["question"]
-    prompt = render("rewrite", config.prompt_overrides, question=question, focus=focus_sentence(plan.get("focus", [])))
+    prompt = render(
+        "rewrite", config.llm.prompt_overrides, question=question, focus=focus_sentence(plan.get("focus", []))
+    )
     outcome = await budgeted_call(
         config, [HumanMessage(prompt)], stage="rewrite", usage=state.get("usage", {}), max_tokens=REWRITE_MAX_TOKENS
     )
-    rewrite = clean_rewrite(outcome.text)[: config.max_question_chars]
+    rewrite = clean_rewrite(outcome.text)[: config.llm.max_question_chars]
     check = _skipped(outcome) or await guard_rewrite(question, rewrite, config, services)
     fallback = "rewrite" if check.accepted else str(plan.get("fallback", "question"))
     entry = {"round": state.get("round", 1), "rewrite": rewrite, **asdict(check), "fallback": fallback}

@@ -22,11 +22,11 @@ from anchorgate.tools.llm.usage import spend_update
 
 async def _edit(state: State, config: Config) -> tuple[CallOutcome, dict[str, Any]]:
     messages = [
-        SystemMessage(render("reflect_system", config.prompt_overrides)),
+        SystemMessage(render("reflect_system", config.llm.prompt_overrides)),
         HumanMessage(
             render(
                 "reflect_user",
-                config.prompt_overrides,
+                config.llm.prompt_overrides,
                 documents=state["context_text"],
                 question=state["question"],
                 answer=state.get("draft", ""),

@@ -26,9 +26,7 @@ from anchorgate.tools.services import Services, aservices_for
 
 def relevance_floor(config: Config, services: Services) -> float:
     """The floor for this index's embedding scale: multilingual-e5 scores passages on its own scale."""
-    if on_e5_scale(services.embeddings):
-        return config.e5_relevance_floor
-    return config.relevance_floor
+    return config.scaled("retrieval.relevance_floor", on_e5_scale(services.embeddings))
 
 
 async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -37,12 +35,12 @@ async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, An
     started = time.perf_counter()
     services = await aservices_for(config)
     vector = await services.embeddings.aembed_query(state["dense_query"])
-    if config.retrieval_mode == "dense":
+    if config.retrieval.mode == "dense":
         # Twice k fetched so that k remain once copies of one text in two documents are dropped.
-        found_dense = await asyncio.to_thread(dense_hits, config, services, vector, 2 * config.retrieval_k)
+        found_dense = await asyncio.to_thread(dense_hits, config, services, vector, 2 * config.retrieval.k)
         unique, _ = unique_by_content(found_dense, lambda hit: hit[0].text)
         hits: list[tuple[Chunk, float, float | None, float | None]] = [
-            (chunk, score, score, None) for chunk, score in unique[: config.retrieval_k]
+            (chunk, score, score, None) for chunk, score in unique[: config.retrieval.k]
         ]
     else:
         searcher = await asyncio.to_thread(searcher_for, config, services)  # the first call builds or syncs it
@@ -50,11 +48,11 @@ async def retrieve(state: WorkerState, runtime: Runtime[Config]) -> dict[str, An
             searcher.search,
             state["query"],
             vector,
-            pool_k=config.retrieval_pool_k,
+            pool_k=config.retrieval.pool_k,
             mode="hybrid",
-            fusion=config.fusion,
+            fusion=config.retrieval.fusion,
             relevance_floor=relevance_floor(config, services),
-            dense_weight=config.dense_weight,
+            dense_weight=config.retrieval.dense_weight,
         )
         # rank = position in the worker's fused list; score = gated relevance x prior, on [0, 1]
         hits = [(s.chunk, s.relevance * s.prior, s.dense, s.sparse) for s in found]

@@ -72,7 +72,7 @@ async def plan_round(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         logged = {"round": next_round, "gate_reason": gate_reason, **plan.as_dict()}
     suffix = f"-r{next_round}"
     queries = [{"worker": f"question{suffix}", "query": question, "dense_query": question}]
-    for anchor in missing[: config.max_anchor_workers]:
+    for anchor in missing[: config.retrieval.max_anchor_workers]:
         queries.append(
             {
                 "worker": f"anchor:{anchor.text}{suffix}",

@@ -21,7 +21,7 @@ from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
 from anchorgate.tools.answer.quoted_draft import non_answer
-from anchorgate.tools.answer.support import claims_as_dicts, support_report
+from anchorgate.tools.answer.support import SUPPORTED_AT, claims_as_dicts, support_report
 from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.llm.usage import totals
 from anchorgate.tools.question.anchors import Anchor, anchor_coverage
@@ -55,11 +55,6 @@ def _retrieval_confidence(state: State) -> float:
     if not distances:
         return 0.0
     return round(retrieval_confidence(distances, len(state["question"].split())).confidence, 4)
-
-
-def _unsure(answered: bool, abstain_p: float | None, config: Config) -> bool:
-    """An answer the model nearly declined: its first-token refusal probability is over the limit."""
-    return answered and abstain_p is not None and abstain_p > config.abstain_p_max
 
 
 def inconsistent(state: State) -> bool | None:
@@ -118,8 +113,8 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     config = runtime.context
     started = time.perf_counter()
     draft, context = state.get("draft", ""), state.get("context", [])
-    embeddings = (await aservices_for(config)).embeddings if config.gate != "none" else None
-    overlap, claims = support_report(draft, context, embeddings, config.support_threshold)
+    embeddings = (await aservices_for(config)).embeddings if config.gate.mode != "none" else None
+    overlap, claims = support_report(draft, context, embeddings, SUPPORTED_AT)
     anchors = [
         Anchor(a["text"], a["kind"], a["essential"], a["confidence"], tuple(a.get("aliases", ())))
         for a in state.get("anchors", [])
@@ -130,7 +125,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     named = [a for a in anchors if a.text not in inferred and a.kind in NAMED_KINDS]
     previous = state.get("signals")  # {} before the first measurement
     judge = state.get("judge") or {}
-    generation = dragin_confidence(state.get("draft_logprobs"), threshold=config.dragin_threshold)
+    generation = dragin_confidence(state.get("draft_logprobs"))
     answer_conf = answer_span_confidence(
         (state.get("draft_structure") or {}).get("raw") or draft,
         state.get("draft_logprobs"),
@@ -140,9 +135,9 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     idk = bool(draft) and is_idk(draft)
     # the question type the anchor predictor classified once, not classified again every round
     yes_no = state.get("question_type") == "yes_no"
-    quoted = quoted_signals(state.get("draft_structure"), overlap, config.support_threshold, state["question"], yes_no)
+    quoted = quoted_signals(state.get("draft_structure"), overlap, SUPPORTED_AT, state["question"], yes_no)
     firm_covered = all(a.text in inferred for a in missing)
-    strength = measure_strength(state["question"], context, firm_covered, config.retry_min_relevance)
+    strength = measure_strength(state["question"], context, firm_covered, config.gate.strong_evidence)
     signals: Signals = {
         "round": state.get("round", 1),
         "pass_no": state.get("pass_no", 1),
@@ -175,14 +170,13 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         # a model that reports no logprobs (some servers) turns the signal off, on the record
         "uncertainty_off": "no logprobs from the model" if answer_conf.missing and draft and not idk else None,
         "abstain_p": state.get("draft_abstain_p"),
-        "unsure": _unsure(bool(draft) and not idk, state.get("draft_abstain_p"), config),
         "judge_label": judge.get("label") if judge.get("draft_key") == draft_key(draft) else None,
         "judge_calls": state.get("judge_calls", 0),
         "reflected": state.get("reflected", False),
         "one_shot_used": state.get("one_shot_used", False),
         "tokens_spent": spent,
-        "tokens_left": config.token_budget - spent,
-        "rounds_left": config.max_rounds - state.get("round", 1),
+        "tokens_left": config.budget.token_budget - spent,
+        "rounds_left": config.budget.max_rounds - state.get("round", 1),
         "question_type": state.get("question_type", "other"),
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),

@@ -53,7 +53,7 @@ async def aask(
     """
     started = time.perf_counter()
     config = config or resolve_config(preset, overrides)
-    question = validate_question(question, config.max_question_chars)
+    question = validate_question(question, config.llm.max_question_chars)
     thread_id = _given_thread(thread_id, config)
     await asyncio.to_thread(services_for, config)  # load index/models off the event loop
     checkpointed = True
@@ -70,8 +70,8 @@ async def aask(
 
 def _given_thread(thread_id: str | None, config: Config) -> str | None:
     """The caller's thread id checked (None: a new thread), and a `checkpoint_db` that names a folder refused."""
-    if not is_postgres_url(config.checkpoint_db) and config.checkpoint_db:
-        refuse_folder(Path(config.checkpoint_db).expanduser())
+    if not is_postgres_url(config.resources.checkpoint_db) and config.resources.checkpoint_db:
+        refuse_folder(Path(config.resources.checkpoint_db).expanduser())
     return None if thread_id is None else validate_thread_id(thread_id)
 
 
@@ -106,7 +106,7 @@ async def astream(
     sent cannot be taken back, so a store found damaged later in the run is an error).
     """
     config = config or resolve_config(preset, overrides)
-    question = validate_question(question, config.max_question_chars)
+    question = validate_question(question, config.llm.max_question_chars)
     thread_id = _given_thread(thread_id, config)
     await asyncio.to_thread(services_for, config)
     sent = False

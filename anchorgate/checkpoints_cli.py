@@ -22,7 +22,13 @@ def add_reset_command(commands: Any) -> None:
         "reset-checkpoints",
         help="move a damaged checkpoint store aside (<file>.corrupt-<time>) and start a fresh one",
     )
-    reset.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="checkpoint_db, cache_dir")
+    reset.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="GROUP.FIELD=VALUE",
+        help="resources.checkpoint_db, resources.cache_dir",
+    )
     reset.add_argument("--force", action="store_true", help="move the store aside even if it is healthy")
     reset.set_defaults(handler=run_reset)
 
@@ -45,21 +51,25 @@ def run_reset(args: argparse.Namespace) -> int:
 
 @contextlib.contextmanager
 def store_warnings_on_stderr() -> Iterator[None]:
-    """Within the block, a `CheckpointStoreWarning` prints as `warning: <message>` on stderr, once per message.
+    """Within the block, a `CheckpointStoreWarning` prints as `warning: <message>` on stderr and a
+    `DeprecatedSettingName` as `note: <message>`, once per message.
 
     Once: `anchorgate eval` asks many questions, each of which would repeat the same warning.
     """
+    from anchorgate.graph.config_keys import DeprecatedSettingName
     from anchorgate.threads import CheckpointStoreWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("always", CheckpointStoreWarning)
+        warnings.simplefilter("always", DeprecatedSettingName)
         shown, printed = warnings.showwarning, set()
 
         def show(message: Warning | str, category: type[Warning], *rest: Any, **kwargs: Any) -> None:
-            if not issubclass(category, CheckpointStoreWarning):
+            if not issubclass(category, CheckpointStoreWarning | DeprecatedSettingName):
                 shown(message, category, *rest, **kwargs)  # every other warning as Python shows it
                 return
-            line = f"warning: {' '.join(str(message).split())}"
+            kind = "note" if issubclass(category, DeprecatedSettingName) else "warning"
+            line = f"{kind}: {' '.join(str(message).split())}"
             if line not in printed:
                 printed.add(line)
                 print(line, file=sys.stderr)

@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     index = commands.add_parser("index", help="build (or verify) the index of a corpus")
     index.add_argument("path", help="'pydoc', a folder of .txt/.md/.html/.pdf/.docx files, or a .jsonl file")
-    index.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    index.add_argument("--set", action="append", default=[], metavar="GROUP.FIELD=VALUE")
     index.set_defaults(handler=_cmd_index)
 
     prepare = commands.add_parser("prepare", help="assemble and verify the local model, index the demo")
@@ -60,20 +60,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     history = commands.add_parser("history", help="list a thread's checkpoints")
     history.add_argument("thread")
-    history.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    history.add_argument("--set", action="append", default=[], metavar="GROUP.FIELD=VALUE")
     history.add_argument("--json", action="store_true")
     history.set_defaults(handler=_cmd_history)
 
     replay = commands.add_parser("replay", help="fork a thread at a checkpoint and run on (time travel)")
     replay.add_argument("thread")
     replay.add_argument("--checkpoint", required=True, help="checkpoint id from `anchorgate history`")
-    replay.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="change a setting")
+    replay.add_argument("--set", action="append", default=[], metavar="GROUP.FIELD=VALUE", help="change a setting")
     replay.add_argument("--json", action="store_true")
     replay.set_defaults(handler=_cmd_replay)
 
     resume = commands.add_parser("resume", help="finish an interrupted run from its last checkpoint")
     resume.add_argument("thread")
-    resume.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    resume.add_argument("--set", action="append", default=[], metavar="GROUP.FIELD=VALUE")
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=_cmd_resume)
 
@@ -93,7 +93,13 @@ def _add_run_options(sub: argparse.ArgumentParser) -> None:
         default=None,
         help="local (Qwen2.5-Coder-1.5B, default), local-0.5b, gguf:/path, openai:<model>, ollama:<model>",
     )
-    sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting")
+    sub.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="GROUP.FIELD=VALUE",
+        help="override a setting (`anchorgate config` lists them)",
+    )
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -101,9 +107,9 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
     overrides = parse_assignments(args.set)
     if getattr(args, "corpus", None):
-        overrides["corpus"] = args.corpus
+        overrides["resources.corpus"] = args.corpus
     if getattr(args, "llm", None):
-        overrides["llm"] = args.llm
+        overrides["llm.model"] = args.llm
     return overrides
 
 
@@ -112,7 +118,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
     overrides = _overrides(args)
     result = ask(args.question, preset=args.preset, overrides=overrides, thread_id=args.thread)
-    budget = resolve_config(args.preset, overrides).token_budget
+    budget = resolve_config(args.preset, overrides).budget.token_budget
     return _show_run(result, args.json, lambda: _readable(result, budget=budget))
 
 
@@ -231,7 +237,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from anchorgate.threads import replay
 
     overrides = parse_assignments(args.set)
-    store = {k: overrides.pop(k) for k in ("checkpoint_db", "cache_dir") if k in overrides}
+    store = {k: overrides.pop(k) for k in ("resources.checkpoint_db", "resources.cache_dir") if k in overrides}
     from anchorgate.graph.config import Config
 
     result = asyncio.run(replay(Config().replace(**store), args.thread, args.checkpoint, overrides))
@@ -273,7 +279,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
     from anchorgate.tools.index.build import build_summary
     from anchorgate.tools.services import load_index_for
 
-    config = Config().replace(**{**parse_assignments(args.set), "corpus": args.path})
+    config = Config().replace(**{**parse_assignments(args.set), "resources.corpus": args.path})
     if wants_server_store(config):  # vector_store=postgresql://…: anchorgate/store_cli.py
         return index_into_store(config)
     index, _, corpus = load_index_for(config, repair=True)
@@ -311,10 +317,11 @@ def _cmd_config(args: argparse.Namespace) -> int:
     from anchorgate.graph.config import allowed_values, describe_fields
     from anchorgate.graph.presets import load_preset
 
-    values = load_preset(args.preset).to_dict()
+    config = load_preset(args.preset)
     for name, _type, description in describe_fields():
         allowed = allowed_values(name)
-        print(f"{name} = {json.dumps(values[name])}\n    {description}" + (f"\n    {allowed}" if allowed else ""))
+        value = json.dumps(config.get(name), default=list)
+        print(f"{name} = {value}\n    {description}" + (f"\n    {allowed}" if allowed else ""))
     return 0
 
 

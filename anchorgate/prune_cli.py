@@ -51,7 +51,13 @@ def add_prune_command(commands: Any) -> None:
     prune = commands.add_parser("prune-checkpoints", help="delete threads whose newest checkpoint is older than an age")
     prune.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d, 12h, 2w")
     prune.add_argument("--dry-run", action="store_true", help="list what would be deleted, delete nothing")
-    prune.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="checkpoint_db, cache_dir")
+    prune.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="GROUP.FIELD=VALUE",
+        help="resources.checkpoint_db, resources.cache_dir",
+    )
     prune.set_defaults(handler=run_prune)
 
 

@@ -1,4 +1,4 @@
-"""`anchorgate index PATH --set vector_store=postgresql://…`: index a corpus into the PostgreSQL store.
+"""`anchorgate index PATH --set resources.vector_store=postgresql://…`: index a corpus into the PostgreSQL store.
 
 Prints what the local index command prints: the documents and chunks indexed and where (stdout),
 then what was embedded or reused and any skipped files (stderr). Re-running it on an unchanged
@@ -15,11 +15,11 @@ from anchorgate.tools.postgres.store import server_of
 
 def wants_server_store(config: Any) -> bool:
     """True when the run's `vector_store` is not the local FAISS store (a bad value errors later, clearly)."""
-    return str(config.vector_store).strip() not in ("", "faiss")
+    return str(config.resources.vector_store).strip() not in ("", "faiss")
 
 
 def index_into_store(config: Any) -> int:
-    """Index `config.corpus` into its PostgreSQL collection; returns the exit code (0)."""
+    """Index `config.resources.corpus` into its PostgreSQL collection; returns the exit code (0)."""
     from anchorgate.tools.retrieval.vector_backend import index_corpus, server_url
 
     result, corpus, model = index_corpus(config)

@@ -22,7 +22,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from anchorgate.graph.builder import build_graph
 from anchorgate.graph.checkpoint import open_checkpointer
-from anchorgate.graph.config import Config
+from anchorgate.graph.config import Config, steps_needed
 from anchorgate.graph.thread_lock import thread_lock
 from anchorgate.tools.errors import (
     CheckpointCorruptError,
@@ -92,7 +92,7 @@ def run_config(config: Config, thread_id: str, checkpoint_id: str | None = None)
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
-    return {"configurable": configurable, "recursion_limit": config.recursion_limit}
+    return {"configurable": configurable, "recursion_limit": steps_needed(config.budget.max_rounds)}
 
 
 def progress_event(node: str, update: Any) -> dict[str, Any]:
@@ -171,8 +171,8 @@ async def _saved_config(graph: Any, thread_id: str, checkpoint_id: str | None, b
         raise ThreadNotFoundError(f"{where} does not exist", "see `anchorgate history THREAD` for valid ids")
     saved = dict(snapshot.values.get("settings") or {})
     # The store the caller opened wins: the thread may have been copied to another file or server.
-    store = {"checkpoint_db": base.checkpoint_db, "cache_dir": base.cache_dir}
-    return (Config(**{**saved, **store}) if saved else base), snapshot
+    store = {"resources.checkpoint_db": base.resources.checkpoint_db, "resources.cache_dir": base.resources.cache_dir}
+    return (Config.from_saved(saved).replace(**store) if saved else base), snapshot
 
 
 async def replay(base: Config, thread_id: str, checkpoint_id: str, overrides: dict[str, Any]) -> dict[str, Any]:

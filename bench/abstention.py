@@ -32,7 +32,9 @@ async def run_one(item: Any, preset: str, checkpoint: str) -> dict[str, Any]:
     config = resolve_config(preset)
     services_id = register_services(services_for_passages(list(item.passages), config))
     result = await aask(
-        item.question, preset=preset, overrides={"services_id": services_id, "checkpoint_db": checkpoint}
+        item.question,
+        preset=preset,
+        overrides={"resources.services_id": services_id, "resources.checkpoint_db": checkpoint},
     )
     return {
         "id": item.id,

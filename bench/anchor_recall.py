@@ -68,9 +68,9 @@ def main() -> None:
     args = parser.parse_args()
     data = load_dataset(DATASETS / "hotpotqa_sample", limit=args.limit)
     overrides = parse_assignments(args.overrides)
-    config = load_preset("A", {"chunk_tokens": 256, "chunk_overlap_tokens": 32, **overrides})
+    config = load_preset("A", {"resources.chunk_tokens": 256, "chunk_overlap_tokens": 32, **overrides})
     services = services_for_passages(list(data.corpus or []), config, name="hotpotqa", progress=True)
-    config = config.replace(services_id=register_services(services))
+    config = config.replace(**{"resources.services_id": register_services(services)})
     searcher = HybridSearcher.for_index(services.index)
     both = {"preset_A": 0, "dense_top8": 0, "rrf_top8": 0, "workers_union": 0}
     workers, seconds = [], []

@@ -40,7 +40,7 @@ import time, json
 t0 = time.perf_counter()
 from anchorgate.graph.presets import load_preset
 from anchorgate.tools.services import services_for
-config = load_preset("baseline", {"cache_dir": %r, "llm": %r})
+config = load_preset("baseline", {"resources.cache_dir": %r, "llm.model": %r})
 services = services_for(config, progress=False)
 t1 = time.perf_counter()
 vector = services.embeddings.embed_query("What does the pass statement do?")
@@ -53,7 +53,7 @@ def cold_build(cache: str) -> dict[str, float]:
     from anchorgate.graph.presets import load_preset
     from anchorgate.tools.services import load_index_for
 
-    config = load_preset("baseline", {"cache_dir": cache})
+    config = load_preset("baseline", {"resources.cache_dir": cache})
     started = time.perf_counter()
     index, _, _ = load_index_for(config, progress=False)
     seconds = time.perf_counter() - started
@@ -68,7 +68,7 @@ def retrieval_latency(cache: str) -> dict[str, float]:
     from anchorgate.graph.presets import load_preset
     from anchorgate.tools.services import services_for
 
-    services = services_for(load_preset("baseline", {"cache_dir": cache}), progress=False)
+    services = services_for(load_preset("baseline", {"resources.cache_dir": cache}), progress=False)
     embed, search = [], []
     for _ in range(3):
         for question in QUESTIONS:
@@ -97,7 +97,11 @@ async def answer_all(cache: str, limit: int, llm: str) -> dict[str, float]:
             result = await aask(
                 question,
                 preset="baseline",
-                overrides={"cache_dir": cache, "checkpoint_db": f"{ckpt}/c.sqlite", "llm": llm},
+                overrides={
+                    "resources.cache_dir": cache,
+                    "resources.checkpoint_db": f"{ckpt}/c.sqlite",
+                    "llm.model": llm,
+                },
             )
             latencies.append(result["latency_s"])
             tokens.append(result["tokens"]["total"])

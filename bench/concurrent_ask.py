@@ -37,7 +37,7 @@ from tests.e2e.test_concurrency import QUESTIONS as E2E_QUESTIONS  # noqa: E402
 from tests.e2e.test_concurrency import _key  # noqa: E402
 
 # Short contexts and answers, as in the e2e test, keep 2 x 50 real generations short: the point is the store.
-OVERRIDES = {"max_context_tokens": 300, "max_output_tokens": 90, "judge_policy": "never"}
+OVERRIDES = {"budget.max_context_tokens": 300, "budget.max_output_tokens": 90, "judge.policy": "never"}
 
 
 def questions(count: int) -> list[str]:
@@ -71,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     asked = questions(args.questions)
     store = Path(tempfile.mkdtemp(prefix="ag-concask-")) / "checkpoints.sqlite"
-    config = resolve_config("A", {**OVERRIDES, "llm": args.llm, "checkpoint_db": str(store)})
+    config = resolve_config("A", {**OVERRIDES, "llm.model": args.llm, "resources.checkpoint_db": str(store)})
     hogs = start_hogs(args.hogs)
     try:
         sequential, sequential_s, concurrent, concurrent_s = asyncio.run(run_all(asked, config))
@@ -96,7 +96,7 @@ def main() -> None:
     }
     print(json.dumps(summary, indent=2))
     path = write_result("concurrent_ask", {
-        "command": "bench/concurrent_ask.py " + " ".join(sys.argv[1:]), "llm": args.llm, "preset": "A",
+        "command": "bench/concurrent_ask.py " + " ".join(sys.argv[1:]), "llm.model": args.llm, "preset": "A",
         "overrides": OVERRIDES, "summary": summary, "error_messages": errors, "unequal_questions": unequal,
     })  # fmt: skip
     print(f"wrote {path}", file=sys.stderr)

@@ -50,7 +50,7 @@ Point = dict[str, Any]
 
 def _ask(args: argparse.Namespace, db: Path, thread: str) -> list[str]:
     return [CLI, "ask", args.question, "--preset", args.preset, "--llm", args.llm, "--thread", thread,
-            "--set", f"checkpoint_db={db}", "--json"]  # fmt: skip
+            "--set", f"resources.checkpoint_db={db}", "--json"]  # fmt: skip
 
 
 def _checkpoints(db: Path, thread: str) -> int:
@@ -71,7 +71,7 @@ def _wait_checkpoints(process: subprocess.Popen[str], db: Path, thread: str, cou
 
 
 def _history(db: Path, thread: str) -> list[dict[str, Any]]:
-    return asyncio.run(thread_history(Config(checkpoint_db=str(db)), thread))
+    return asyncio.run(thread_history(Config().replace(**{"resources.checkpoint_db": str(db)}), thread))
 
 
 def _steps(history: list[dict[str, Any]]) -> list[tuple[int, list[str]]]:
@@ -126,7 +126,7 @@ def kill_and_resume(args: argparse.Namespace, db: Path, thread: str, rng: random
                              "killed": killed, "step_at_kill": before[0]["step"], "pending_at_kill": before[0]["next"],
                              "done_at_kill": [t["name"] for t in before[0]["tasks"] if t["done"]]}  # fmt: skip
     started = time.monotonic()
-    done = subprocess.run([CLI, "resume", thread, "--set", f"checkpoint_db={db}", "--json"],
+    done = subprocess.run([CLI, "resume", thread, "--set", f"resources.checkpoint_db={db}", "--json"],
                           capture_output=True, text=True, check=False)  # fmt: skip
     point["resume_s"] = round(time.monotonic() - started, 2)
     if done.returncode != 0:
@@ -171,7 +171,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="crash_resume_") as folder:
         db = Path(folder) / "checkpoints.sqlite"
-        reset_store(Config(checkpoint_db=str(db)))  # the tables exist before the first look
+        reset_store(Config().replace(**{"resources.checkpoint_db": str(db)}))  # the tables exist before the first look
         started = time.monotonic()
         ref = reference_run(args, db)
         print(f"reference: {ref['result']['decision']}, {len(ref['steps'])} checkpoints", flush=True)

@@ -75,8 +75,8 @@ def cached_services(preset: str, overrides: dict[str, Any], llm_cache: str) -> d
         return overrides
     services = services_for(config)
     cache = SqliteJsonCache(path, cache_namespace(config))
-    bundle = replace(services, llm=services.llm.model_copy(update={"cache": cache}))
-    return {**overrides, "services_id": register_services(bundle, f"demo-answers-{preset}")}
+    bundle = replace(services, **{"llm.model": services.llm.model_copy(update={"cache": cache})})
+    return {**overrides, "resources.services_id": register_services(bundle, f"demo-answers-{preset}")}
 
 
 def run(
@@ -170,8 +170,10 @@ def markdown(result: dict[str, Any]) -> str:
              "| split | questions | right (answerable) | … citing a gold topic | abstained (no answer) | right (all) |"
              " tokens | s p50 |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for split, s in result["summary"].items():
-        lines.append(f"| {split} | {s['questions']} | {s['right_answerable']} | {s['right_strict_answerable']} | "
-                     f"{s['abstained_no_answer']} | {s['right_all']} | {s['tokens_mean']} | {s['seconds_p50']} |")
+        lines.append(
+            f"| {split} | {s['questions']} | {s['right_answerable']} | {s['right_strict_answerable']} | "
+            f"{s['abstained_no_answer']} | {s['right_all']} | {s['tokens_mean']} | {s['seconds_p50']} |"
+        )
     lines += ["", "| id | right | decision (reason) | answer | quote |", "|---|---|---|---|---|"]
     for r in result["rows"]:
         quote = (r["citations"][0]["quote"] if r["citations"] else "").replace("|", "/")[:120]
@@ -191,10 +193,16 @@ def main() -> None:
     parser.add_argument("--split", choices=("all", "tune", "heldout"), default="all", help="ask only this split")
     parser.add_argument("--llm-cache", default="", help="LLM reply cache file (default: the eval cache); off = none")
     args = parser.parse_args()
-    overrides = {**parse_assignments(args.set), "llm": args.llm}
+    overrides = {**parse_assignments(args.set), "llm.model": args.llm}
     partial = RESULTS / f"{args.name}.partial.jsonl"
     rows = rescored(args.name) if args.rescore else run(args.preset, overrides, partial, args.llm_cache, args.split)
-    result = {"preset": args.preset, "llm": args.llm, "overrides": overrides, "summary": summary(rows), "rows": rows}
+    result = {
+        "preset": args.preset,
+        "llm.model": args.llm,
+        "overrides": overrides,
+        "summary": summary(rows),
+        "rows": rows,
+    }
     write_result(args.name, result)
     (RESULTS / f"{args.name}.md").write_text(markdown(result), encoding="utf-8")
     partial.unlink(missing_ok=True)

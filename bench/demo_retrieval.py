@@ -159,10 +159,14 @@ def main() -> None:
     index, embeddings, corpus = load_index_for(config, progress=True)
     # No chat model: nothing on this path calls one (preset A has no reranker).
     services = Services(index, embeddings, None, corpus.name)  # type: ignore[arg-type]
-    config = config.replace(services_id=register_services(services))
+    config = config.replace(**{"resources.services_id": register_services(services)})
     searcher = HybridSearcher.for_index(index)
-    # the configured fusion (preset A: RRF, equal weights), so `--set dense_weight=…` applies here too
-    fusion: dict[str, Any] = {"mode": "hybrid", "fusion": config.fusion, "dense_weight": config.dense_weight}
+    # the configured fusion (preset A: RRF, equal weights), so `--set retrieval.dense_weight=…` applies here too
+    fusion: dict[str, Any] = {
+        "mode": "hybrid",
+        "fusion": config.retrieval.fusion,
+        "dense_weight": config.retrieval.dense_weight,
+    }
     rows: list[dict[str, Any]] = []
     seconds: list[float] = []
     for item in items:
@@ -174,7 +178,9 @@ def main() -> None:
             "hybrid": [h.chunk for h in searcher.search(question, vector, pool_k=K, **fusion)],
             "hybrid_floor": [
                 h.chunk
-                for h in searcher.search(question, vector, pool_k=K, relevance_floor=config.relevance_floor, **fusion)
+                for h in searcher.search(
+                    question, vector, pool_k=K, relevance_floor=config.retrieval.relevance_floor, **fusion
+                )
             ],
         }
         started = time.perf_counter()
@@ -205,7 +211,7 @@ def main() -> None:
         )
     results: dict[str, Any] = {
         "overrides": overrides,
-        "chunking": f"{config.chunk_tokens}/{config.chunk_overlap_tokens}",
+        "chunking": f"{config.resources.chunk_tokens}/{config.chunk_overlap_tokens}",
         "chunks": len(index.chunks),
         "index": index.path.name,
     }

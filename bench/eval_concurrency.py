@@ -58,13 +58,19 @@ def main() -> None:
     for n in ("4", "8"):
         results[n]["records_equal_to_1"] = records(root / f"n{n}") == reference
         results[n]["speedup"] = round(results["1"]["seconds"] / results[n]["seconds"], 2)
-    payload = {"command": "nice -n 5 .venv/bin/python bench/eval_concurrency.py", "delay_s": args.delay,
-               "questions": len(items), "presets": PRESETS, "runs": results, "load_avg_1min": os.getloadavg()[0]}
+    payload = {
+        "command": "nice -n 5 .venv/bin/python bench/eval_concurrency.py",
+        "delay_s": args.delay,
+        "questions": len(items),
+        "presets": PRESETS,
+        "runs": results,
+        "load_avg_1min": os.getloadavg()[0],
+    }
     print(f"wrote {write_result('eval_concurrency', payload)}", file=sys.stderr)
 
 
 def run(dataset: Path, root: Path, out: str, concurrency: int) -> float:
-    overrides = {"llm": "openai:fake-chat", "cache_dir": str(root / "cache"), "llm_max_retries": 0}
+    overrides = {"llm.model": "openai:fake-chat", "resources.cache_dir": str(root / "cache"), "llm.max_retries": 0}
     started = time.monotonic()
     run_eval(dataset, presets=PRESETS, out_dir=root / out, overrides=overrides, llm_cache="", progress=False,
              concurrency=concurrency)  # fmt: skip

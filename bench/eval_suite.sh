@@ -23,5 +23,5 @@ $AG eval --llm local-0.5b --dataset "$DATA/crag_sample" --presets C --out "$OUT/
 $AG eval --llm local-0.5b --dataset "$DATA/hotpotqa_sample" --limit 50 --presets C --out "$OUT/hotpotqa"
 $AG eval --llm local-0.5b --dataset "$DATA/clapnq" --limit 80 --presets C --out "$OUT/clapnq"
 $AG eval --llm local-0.5b --dataset "$DATA/halueval_qa" --judge-check --limit 100 --out "$OUT/halueval_judge_100_verdict"
-$AG eval --llm local-0.5b --dataset "$DATA/halueval_qa" --judge-check --limit 100 --set judge_style=yes_no \
+$AG eval --llm local-0.5b --dataset "$DATA/halueval_qa" --judge-check --limit 100 --set judge.style=yes_no \
     --out "$OUT/halueval_judge_100_yes_no"  # preset B's judge

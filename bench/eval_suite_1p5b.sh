@@ -15,7 +15,7 @@ $AG eval --dataset "$DATA/clapnq" --limit 40 --presets A,baseline --out "$OUT/cl
 $AG eval --dataset "$DATA/hotpotqa_sample" --limit 30 --presets A,baseline --out "$OUT/hotpotqa" --no-progress
 # The 0.5B on the same code: the side-by-side table and A's latency against baseline's
 $AG eval --llm local-0.5b --dataset "$DATA/clapnq" --limit 20 --presets A,baseline --out "$OUT/clapnq_0p5b" --no-progress
-$AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 30 --set judge_style=quote --set judge_accept_p=0.5 \
+$AG eval --dataset "$DATA/halueval_qa" --judge-check --limit 30 --set judge.style=quote --set judge.accept_p=0.5 \
     --out "$OUT/halueval_judge_30_quote" --no-progress
 $AG eval --dataset "$DATA/nq_open_oracle" --limit 10 --presets A,baseline --out "$OUT/nq_open_oracle" --no-progress
 # Preset A's answers to the 45 demo-corpus questions (bench/demo_questions.jsonl)

@@ -1,6 +1,6 @@
 """The judge with the grounding check in front of it, on HaluEval QA: tuned on one half, reported on the other.
 
-Reads a yes/no judge check (`anchorgate eval --judge-check --set judge_style=yes_no`, whose records keep
+Reads a yes/no judge check (`anchorgate eval --judge-check --set judge.style=yes_no`, whose records keep
 P(YES) for both answers of every item) and adds the grounding check of `tools/answer/grounding.py`
 computed here from the same items, so every threshold pair costs no model call:
 
@@ -70,10 +70,12 @@ def main() -> None:
             f"grounding, {variant}, then the llm": best(tune, GROUNDING, ACCEPT_P),
         }
         for name, (g, p) in methods.items():
-            result["methods"][name] = {"judge_grounding_min": g, "judge_accept_p": p, "tune": accuracy(tune, g, p),
+            result["methods"][name] = {"judge.grounding_min": g, "judge.accept_p": p, "tune": accuracy(tune, g, p),
                                        "heldout": accuracy(heldout, g, p)}  # fmt: skip
-    result["llm only at today's judge_accept_p 0.3"] = {"tune": accuracy(tune, 0.0, 0.3),
-                                                        "heldout": accuracy(heldout, 0.0, 0.3)}
+    result["llm only at today's judge_accept_p 0.3"] = {
+        "tune": accuracy(tune, 0.0, 0.3),
+        "heldout": accuracy(heldout, 0.0, 0.3),
+    }
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=1))
 

@@ -56,9 +56,10 @@ from common import DATASETS, percentile, write_result  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "anchorgate" / "bench"
 PRESET_A = load_preset("A")
-SETTINGS = ChunkingSettings(PRESET_A.chunk_tokens, PRESET_A.chunk_overlap_tokens)
-HYBRID = {"pool_k": PRESET_A.retrieval_pool_k, "mode": "hybrid", "fusion": PRESET_A.fusion,
-          "relevance_floor": PRESET_A.relevance_floor, "dense_weight": PRESET_A.dense_weight}  # fmt: skip
+SETTINGS = ChunkingSettings(PRESET_A.resources.chunk_tokens, PRESET_A.resources.chunk_overlap_tokens)
+_R = PRESET_A.retrieval
+HYBRID = {"pool_k": _R.pool_k, "mode": "hybrid", "fusion": _R.fusion, "relevance_floor": _R.relevance_floor,
+          "dense_weight": _R.dense_weight}  # fmt: skip
 TOP = 8
 DATASET_FOLDERS = {"hotpotqa": "hotpotqa_sample", "nq": "nq_open_oracle"}
 
@@ -70,15 +71,21 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--scale-chunks", type=int, default=10_000)
     parser.add_argument("--only-scale", action="store_true", help="only part 3 (latency at scale)")
-    parser.add_argument("--dataset", choices=sorted(DATASET_FOLDERS), default="hotpotqa",
-                        help="pooled corpus of part 1; nq runs part 1 alone (results in pg_backend_nq.json)")
+    parser.add_argument(
+        "--dataset",
+        choices=sorted(DATASET_FOLDERS),
+        default="hotpotqa",
+        help="pooled corpus of part 1; nq runs part 1 alone (results in pg_backend_nq.json)",
+    )
     args = parser.parse_args()
     if args.only_scale:
         with local_server() as server:
             scale = scale_latency(server.url, args.scale_chunks)
         command = "nice -n 5 .venv/bin/python bench/pg_backend.py --only-scale"
-        print(f"wrote {write_result('pg_backend_scale', {'command': command, 'settings': HYBRID, 'scale': scale})}",
-              file=sys.stderr)
+        print(
+            f"wrote {write_result('pg_backend_scale', {'command': command, 'settings': HYBRID, 'scale': scale})}",
+            file=sys.stderr,
+        )
         return
     name = args.dataset
     dataset = load_dataset(DATASETS / DATASET_FOLDERS[name], limit=args.questions)

@@ -79,8 +79,8 @@ def measure(files: int, seed: int, tmp: Path) -> dict[str, Any]:
 
     folder = tmp / "corpus"
     write_corpus(folder, files, seed)
-    config = Config().replace(corpus=str(folder), cache_dir=str(tmp / "cache"))
-    embeddings = load_embeddings(config.embedding_model)
+    config = Config().replace(**{"resources.corpus": str(folder), "resources.cache_dir": str(tmp / "cache")})
+    embeddings = load_embeddings(config.resources.embedding_model)
     embeddings.embed_documents(["warm-up sentence"])  # model load and first call: not timed
 
     full, full_s = timed_index(config)
@@ -88,7 +88,7 @@ def measure(files: int, seed: int, tmp: Path) -> dict[str, Any]:
     (folder / changed).write_text(document(random.Random(seed + 1), files // 2), encoding="utf-8")
     incremental, reindex_s = timed_index(config)
     current, up_to_date_s = timed_index(config)
-    rebuilt, rebuild_s = timed_index(config.replace(cache_dir=str(tmp / "cache-full")))
+    rebuilt, rebuild_s = timed_index(config.replace(**{"resources.cache_dir": str(tmp / "cache-full")}))
 
     changed_chunks = sum(1 for chunk in incremental.chunks if chunk.doc_id == changed)
     queries = [document(random.Random(seed + 2 + i), i).split(". ")[1] for i in range(20)]

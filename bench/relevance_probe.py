@@ -36,7 +36,7 @@ def best_relevance(name: str, language: str | None, limit: int) -> list[tuple[bo
         services = services_for_passages(list(item.passages), config, name=f"{dataset.name}:{item.id}")
         vector = services.embeddings.embed_query(item.question)
         found = HybridSearcher.for_index(services.index).search(
-            item.question, vector, pool_k=config.retrieval_pool_k, mode="hybrid", relevance_floor=0.0
+            item.question, vector, pool_k=config.retrieval.pool_k, mode="hybrid", relevance_floor=0.0
         )
         rows.append((item.answerable, max((f.relevance for f in found), default=0.0)))
     return rows

@@ -1,5 +1,5 @@
 """B's second reading at a relevance cap, replayed from two runs of B: one without the second reading
-(as shipped) and one that read every quoted answer twice (`--set second_reading_below_relevance=1`).
+(as shipped) and one that read every quoted answer twice (`--set gate.second_reading_below_relevance=1`).
 
     .venv/bin/python bench/reread_cap_replay.py <baseline>.jsonl <B as shipped>.jsonl <B read twice>.jsonl
 

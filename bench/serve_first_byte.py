@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     asked = questions(args.questions)
     with tempfile.TemporaryDirectory(prefix="ag-first-byte-") as tmp:
-        serve_args = ["--llm", args.llm, "--set", f"checkpoint_db={tmp}/checkpoints.sqlite"]
+        serve_args = ["--llm", args.llm, "--set", f"resources.checkpoint_db={tmp}/checkpoints.sqlite"]
         with serving(serve_args, Path(tmp) / "serve.log") as base:
             rows = [stream_timings(base, q, f"first-byte-{i}", args.request_timeout_s) for i, q in enumerate(asked)]
     summary = {

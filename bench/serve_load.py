@@ -95,7 +95,7 @@ def summarise(phase: dict[str, Any], reference: dict[str, tuple[Any, ...]] | Non
 @contextlib.contextmanager
 def instances(count: int, store: Path, llm: str, logs: Path) -> Iterator[list[str]]:
     with contextlib.ExitStack() as stack:
-        args = ["--llm", llm, "--set", f"checkpoint_db={store}"]
+        args = ["--llm", llm, "--set", f"resources.checkpoint_db={store}"]
         yield [stack.enter_context(serving(args, logs / f"serve-{n}.log")) for n in range(count)]
 
 

@@ -113,7 +113,9 @@ def add_eval_command(subparsers: Any) -> argparse.ArgumentParser:
     )
     models = "local (1.5B), local-0.5b, gguf:/path, openai:<model>, ollama:<model>"
     sub.add_argument("--llm", default=None, metavar="SPEC", help=models)
-    sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting (repeatable)")
+    sub.add_argument(
+        "--set", action="append", default=[], metavar="GROUP.FIELD=VALUE", help="override a setting (repeatable)"
+    )
     sub.add_argument(
         "--answer-keys",
         default=None,
@@ -140,7 +142,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
     overrides = parse_assignments(args.set)
     if args.llm:
-        overrides["llm"] = args.llm
+        overrides["llm.model"] = args.llm
     return overrides
 
 
@@ -177,7 +179,9 @@ def _warn_if_reduced(concurrency: int, overrides: dict[str, Any]) -> None:
     from anchorgate.eval.slots import effective_concurrency
     from anchorgate.graph.config import Config
 
-    note = effective_concurrency(concurrency, str(overrides.get("llm") or Config().llm))[1]  # presets keep llm
+    note = effective_concurrency(concurrency, str(overrides.get("llm.model") or Config().llm.model))[
+        1
+    ]  # presets keep llm
     if note:
         print(f"warning: {note}", file=sys.stderr)
 
@@ -212,7 +216,7 @@ def _judge_check(args: argparse.Namespace, overrides: dict[str, Any], llm_cache:
     from anchorgate.eval.judge_check import judge_accuracy
     from anchorgate.eval.store import check_out_path, ensure_out_dir, write_json
 
-    llm = overrides.pop("llm", "local")
+    llm = overrides.pop("llm.model", "local")
     out = Path(args.out)
     check_out_path(out)  # before the judge runs, not after
     try:

@@ -5,7 +5,7 @@
 * Otherwise, a question with its own passages (CRAG search results, ClapNQ, NoMIRACL, HaluEval
   knowledge): an index over those passages (cached on disk by content, so a re-run loads it).
 * A question with neither (FalseQA without `--corpus`): the run's configured corpus
-  (`--set corpus=…`, default the pydoc demo corpus).
+  (`--set resources.corpus=…`, default the pydoc demo corpus).
 
 Every bundle's chat model is a copy carrying the run's LLM cache (`model.cache`), so nothing
 global changes. Per-question bundles are registered under one fixed id that is overwritten for
@@ -29,8 +29,8 @@ from anchorgate.tools.services import Services, register_services, services_for,
 
 ServicesFactory = Callable[[Sequence[Passage], Config, str], Services]
 RESOURCE_FIELDS = (
-    "corpus", "llm", "embedding_model", "cache_dir", "chunk_tokens", "chunk_overlap_tokens",
-    "temperature", "seed", "n_ctx", "logprobs_top_k", "max_output_tokens",
+    "resources.corpus", "llm.model", "resources.embedding_model", "resources.cache_dir", "resources.chunk_tokens",
+    "llm.temperature", "llm.seed", "llm.n_ctx", "budget.max_output_tokens",
 )  # fmt: skip
 
 
@@ -43,7 +43,7 @@ def default_services_factory(passages: Sequence[Passage], config: Config, name: 
 
 def resource_key(config: Config) -> str:
     """A short stable hash of the settings a bundle depends on."""
-    values = {name: getattr(config, name) for name in RESOURCE_FIELDS}
+    values = {name: config.get(name) for name in RESOURCE_FIELDS}
     return hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
@@ -77,7 +77,7 @@ class CorpusProvider:
         if self._dataset.corpus is not None:
             return self._shared_bundle(f"pooled-{key}", self._dataset.corpus, config, self._dataset.name)
         if not item.passages:
-            return self._shared_bundle(f"configured-{key}", (), config, config.corpus)
+            return self._shared_bundle(f"configured-{key}", (), config, config.resources.corpus)
         current = self._current.get(key)
         if current is not None and current[0] == item.id:
             return current[1]

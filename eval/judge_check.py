@@ -26,7 +26,13 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
-from anchorgate.agents.judge import JUDGE_MAX_TOKENS, ask_for_verdict, judge_messages, quote_verdict
+from anchorgate.agents.judge import (
+    JUDGE_CONTEXT_TOKENS,
+    JUDGE_MAX_TOKENS,
+    ask_for_verdict,
+    judge_messages,
+    quote_verdict,
+)
 from anchorgate.api import resolve_config
 from anchorgate.eval.datasets import QAItem
 from anchorgate.eval.errors import EvalDataError
@@ -42,6 +48,7 @@ from anchorgate.tools.llm.chat_models import load_chat_model
 from anchorgate.tools.llm.faults import with_client_limits
 from anchorgate.tools.llm.usage import usage_record
 from anchorgate.tools.retrieval.packing import pack_context
+from anchorgate.tools.services import TOP_LOGPROBS
 
 REJECTING = ("UNSUPPORTED", "PARTIAL")
 
@@ -51,7 +58,7 @@ def _documents(item: QAItem, config: Config) -> str:
     chunks = [Chunk(p.id, p.id, p.title, p.text, p.source) for p in item.passages]
     if not chunks and item.extra.get("knowledge"):
         chunks = [Chunk("knowledge", "knowledge", "", str(item.extra["knowledge"]))]
-    return pack_context(chunks, config.judge_context_tokens).text
+    return pack_context(chunks, JUDGE_CONTEXT_TOKENS).text
 
 
 async def judge_once(
@@ -118,11 +125,13 @@ async def quote_judge_pair(
     passages = passage_dicts(item)
     messages = quoted_messages(config, _documents(item, config), item.question, "answer_quoted_user")
     grammar: dict[str, Any] = {"grammar": draft_grammar(passages)} if getattr(model, "supports_grammar", False) else {}
-    reply = await model.ainvoke(messages, max_tokens=config.max_output_tokens, stop=list(QUOTED_STOPS), **grammar)
+    reply = await model.ainvoke(
+        messages, max_tokens=config.budget.max_output_tokens, stop=list(QUOTED_STOPS), **grammar
+    )
     record = usage_record("judge", messages, reply)
     results = []
     for answer in answers:
-        verdict = quote_verdict(answer, str(reply.content), passages, item.question, config.judge_accept_p)
+        verdict = quote_verdict(answer, str(reply.content), passages, item.question, config.judge.accept_p)
         results.append({"label": verdict.label, "confidence": verdict.confidence, "prompt": 0, "completion": 0,
                         "extraction": str(reply.content)})  # fmt: skip
     results[0].update(prompt=record["prompt"], completion=record["completion"])  # one call serves both
@@ -147,8 +156,8 @@ async def _judge_item(
     """Both answers' verdicts, each with its grounding; an ungrounded answer costs no call, as in the node."""
     answers = (item.answers[0], hallucinated)
     groundings = [answer_grounding(answer, passage_dicts(item), item.question) for answer in answers]
-    grounded = [g >= config.judge_grounding_min for g in groundings]
-    if config.judge_style == "quote" and any(grounded):
+    grounded = [g >= config.judge.grounding_min for g in groundings]
+    if config.judge.style == "quote" and any(grounded):
         verdicts = list(await quote_judge_pair(model, config, item, answers))
     else:
         documents = _documents(item, config)
@@ -198,14 +207,15 @@ def judge_accuracy(
 
     `model` replaces the chat model built from `llm_spec` (tests); `llm_cache` as in `run_eval`.
     """
-    config = resolve_config("A", {**(overrides or {}), "llm": llm_spec})
+    config = resolve_config("A", {**(overrides or {}), "llm.model": llm_spec})
     dataset = load_eval_dataset(dataset_path, "halueval", limit=limit)
     if model is None:
-        model = load_chat_model(config.llm, temperature=config.temperature, seed=config.seed, n_ctx=config.n_ctx,
-                                top_logprobs=config.logprobs_top_k, max_tokens=JUDGE_MAX_TOKENS,
-                                cache_dir=config.cache_dir)  # fmt: skip
-    # bounded like every LLM call: the run's timeout, the client's own retries = llm_max_retries
-    model = with_client_limits(model, config.llm_timeout_s, config.llm_max_retries)
+        llm = config.llm
+        model = load_chat_model(llm.model, temperature=llm.temperature, seed=llm.seed, n_ctx=llm.n_ctx,
+                                top_logprobs=TOP_LOGPROBS, max_tokens=JUDGE_MAX_TOKENS,
+                                cache_dir=config.resources.cache_dir)  # fmt: skip
+    # bounded like every LLM call: the run's timeout, the client's own retries = llm.max_retries
+    model = with_client_limits(model, config.llm.timeout_s, config.llm.max_retries)
     path = cache_file(llm_cache, config)
     cache = SqliteJsonCache(path, cache_namespace(config)) if path is not None else None
     if cache is not None:
@@ -216,5 +226,5 @@ def judge_accuracy(
         if cache is not None:
             cache.close()
     summary = summarize(rows)
-    return {**summary, "dataset": str(dataset_path), "llm": config.llm, "tokens": tokens,
+    return {**summary, "dataset": str(dataset_path), "llm": config.llm.model, "tokens": tokens,
             "llm_cache": cache.stats() if cache is not None else None, "per_item": rows}  # fmt: skip

@@ -109,16 +109,16 @@ def _prompt_inputs(state: dict[str, Any]) -> dict[str, Any]:
 def build_peer_chain(services: Services, config: Config) -> Runnable[str, dict[str, Any]]:
     """question → {"context": [Document], "question": str, "answer": str}."""
     retriever = as_langchain_retriever(
-        HybridSearcher.for_index(services.index), services.embeddings, mode="dense", pool_k=config.retrieval_k
+        HybridSearcher.for_index(services.index), services.embeddings, mode="dense", pool_k=config.retrieval.k
     )
     prompt = ChatPromptTemplate.from_messages(
         [
-            ("system", _escape_braces(render("generate_system", config.prompt_overrides))),
-            ("human", get_prompt("generate_user", config.prompt_overrides)),
+            ("system", _escape_braces(render("generate_system", config.llm.prompt_overrides))),
+            ("human", get_prompt("generate_user", config.llm.prompt_overrides)),
         ]
     )
-    limited = with_client_limits(services.llm, config.llm_timeout_s, config.llm_max_retries)
-    model = limited.bind(max_tokens=config.max_output_tokens)
+    limited = with_client_limits(services.llm, config.llm.timeout_s, config.llm.max_retries)
+    model = limited.bind(max_tokens=config.budget.max_output_tokens)
     inputs: Runnable[dict[str, Any], dict[str, Any]] = RunnableLambda(_prompt_inputs)
     answer = inputs | prompt | model | StrOutputParser()
     return RunnableParallel(context=retriever, question=RunnablePassthrough()).assign(answer=answer)

@@ -27,7 +27,7 @@ from anchorgate.graph.signals import RECORDED_SIGNALS
 TELEMETRY_KEYS = (
     "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
     "invalid_citations", "citation_repairs", "question_type", "evidence_seen", "overflow", "passes",
-    "draft_structure", "second_reading", "style_fallback", "round_plans", "rewrites", "drafts_reused",
+    "draft_structure", "second_reading", "round_plans", "rewrites", "drafts_reused",
     "draft",  # the draft the gate measured: what an abstention withdrew (bench/unanchored.py)
 )  # fmt: skip
 

@@ -59,6 +59,7 @@ from anchorgate.tools.answer.text import IDK_ANSWER
 from anchorgate.tools.errors import InvalidQuestionError
 from anchorgate.tools.llm.chat_models import model_file_for
 from anchorgate.tools.paths import cache_root
+from anchorgate.tools.services import TOP_LOGPROBS
 
 CACHE_FILE = "llm_cache.sqlite"
 
@@ -205,15 +206,15 @@ def cache_file(llm_cache: str | Path | None, config: Config) -> Path | None:
     """The LLM cache file: the given path, else `<cache_dir>/llm_cache.sqlite`; "" disables it."""
     if llm_cache == "":
         return None
-    return Path(llm_cache) if llm_cache is not None else cache_root(config.cache_dir) / CACHE_FILE
+    return Path(llm_cache) if llm_cache is not None else cache_root(config.resources.cache_dir) / CACHE_FILE
 
 
 def cache_namespace(config: Config) -> str:
     """Model settings that select a reply but are not in every model's LangChain `llm_string`."""
     model_file = os.environ.get("ANCHORGATE_GGUF", "")
     return namespace_for(
-        [("llm", config.llm), ("model_file", model_file), ("temperature", config.temperature), ("seed", config.seed),
-         ("n_ctx", config.n_ctx), ("logprobs_top_k", config.logprobs_top_k)]
+        [("llm", config.llm.model), ("model_file", model_file), ("temperature", config.llm.temperature),
+         ("seed", config.llm.seed), ("n_ctx", config.llm.n_ctx), ("logprobs_top_k", TOP_LOGPROBS)]
     )  # fmt: skip
 
 
@@ -276,8 +277,8 @@ def run_eval(
     keys = load_run_keys(dataset, keys_file, all_ids)
     configs = preset_configs(presets, overrides)
     base = resolve_config("baseline", overrides)
-    concurrency, note = effective_concurrency(requested, base.llm)
-    settings = run_settings(dataset, corpus_path, language, overrides, list(configs), limit, base.llm, skip)
+    concurrency, note = effective_concurrency(requested, base.llm.model)
+    settings = run_settings(dataset, corpus_path, language, overrides, list(configs), limit, base.llm.model, skip)
     if ids is not None:
         settings["ids"] = sorted(set(ids))
     out = Path(out_dir)
@@ -373,7 +374,9 @@ async def _ask(item: QAItem, preset: str, config: Config, bundle: Bundle, checkp
     """One answer with `context` ({n, id, title, text}) attached; an invalid question is recorded."""
     if preset == PEER:
         return await ask_peer(item.question, bundle.services, config)
-    run_config = config.replace(services_id=bundle.services_id, checkpoint_db=checkpoint_db)
+    run_config = config.replace(
+        **{"resources.services_id": bundle.services_id, "resources.checkpoint_db": checkpoint_db}
+    )
     try:
         result = await aask(item.question, config=run_config)
     except InvalidQuestionError as exc:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from string import Formatter
 from typing import Any, Protocol
@@ -37,20 +36,7 @@ class Rule(Protocol):
         """What is allowed, e.g. `1 ≤ token_budget ≤ 10000000`."""
 
 
-@dataclass(frozen=True)
-class Relative:
-    """A bound read from another setting (`of(config)`), named `says` in messages.
-
-    The other setting must be declared earlier in `Config`: fields are checked in order, so it is
-    known to be of its type and in its own range when this bound is read.
-    """
-
-    of: Callable[[Any], float]
-    says: str
-    reads: str  # the setting it reads (a test checks it is declared earlier)
-
-
-Bound = int | float | Relative | None
+Bound = int | float | None
 
 
 @dataclass(frozen=True)
@@ -66,22 +52,22 @@ class Range:
         """Infinite, NaN, below `low` or above `high`: what the value must be instead."""
         if isinstance(value, float) and not math.isfinite(value):
             return "must be a finite number"
-        low, high = _bound(self.low, config), _bound(self.high, config)
+        low, high = self.low, self.high
         if low is not None and (value <= low if self.low_open else value < low):
             if value < 0 <= low:  # the plainest words for the commonest slip
                 return "must not be negative"
-            return f"must be {'above' if self.low_open else 'at least'} {_shown_bound(self.low, low)}"
+            return f"must be {'above' if self.low_open else 'at least'} {low}"
         if high is not None and (value >= high if self.high_open else value > high):
-            return f"must be {'below' if self.high_open else 'at most'} {_shown_bound(self.high, high)}"
+            return f"must be {'below' if self.high_open else 'at most'} {high}"
         return None
 
     def describe(self, name: str) -> str:
         """`low ≤ name ≤ high`, with `<` for an open end."""
         parts = [name]
         if self.low is not None:
-            parts.insert(0, f"{_written(self.low)} {'<' if self.low_open else '≤'} ")
+            parts.insert(0, f"{self.low} {'<' if self.low_open else '≤'} ")
         if self.high is not None:
-            parts.append(f" {'<' if self.high_open else '≤'} {_written(self.high)}")
+            parts.append(f" {'<' if self.high_open else '≤'} {self.high}")
         return "".join(parts)
 
 
@@ -109,6 +95,49 @@ class OrderedPair:
     def describe(self, name: str) -> str:
         """`low,high with 0.0 ≤ low ≤ high ≤ 1.0`."""
         return f"a pair low,high with {self.within[0]} ≤ low ≤ high ≤ {self.within[1]}"
+
+
+@dataclass(frozen=True)
+class CountPair:
+    """Two whole numbers `first,second`, each from 0 to `most` (in any order: they count different things)."""
+
+    most: int
+
+    def problem(self, name: str, value: Any, config: Any) -> str | None:
+        """Not two whole numbers, or one out of range."""
+        if not isinstance(value, tuple) or len(value) != 2:
+            return "must be a pair of two whole numbers first,second"
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return "must hold two whole numbers"
+        if not all(0 <= v <= self.most for v in value):
+            return f"must hold numbers from 0 to {self.most}"
+        return None
+
+    def describe(self, name: str) -> str:
+        """`a pair first,second of whole numbers from 0 to most`."""
+        return f"a pair first,second of whole numbers from 0 to {self.most}"
+
+
+@dataclass(frozen=True)
+class ScaleTable:
+    """{setting: value} for the settings named in `keys`, each value a number from 0 to 2 (a cut)."""
+
+    keys: tuple[str, ...]
+
+    def problem(self, name: str, value: Any, config: Any) -> str | None:
+        """An unknown key, or a value that is not a finite number in [0, 2]."""
+        for key, cut in value.items():
+            if key not in self.keys:
+                return f"[{key!r}] is not a setting on the embedding scale (those: {', '.join(self.keys)})"
+            if isinstance(cut, bool) or not isinstance(cut, int | float) or not math.isfinite(cut):
+                return f"[{key!r}] must be a number"
+            if not 0.0 <= cut <= 2.0:
+                return f"[{key!r}] must lie within 0 and 2"
+        return None
+
+    def describe(self, name: str) -> str:
+        """The keys it takes."""
+        return f"a JSON object {{setting: number from 0 to 2}} for {', '.join(self.keys)}"
 
 
 @dataclass(frozen=True)
@@ -197,15 +226,3 @@ def shown(value: Any) -> str:
     """`repr(value)`, cut to one short line."""
     text = repr(value)
     return text if len(text) <= SHOWN_VALUE_CHARS else f"{text[: SHOWN_VALUE_CHARS - 1]}…"
-
-
-def _bound(bound: Bound, config: Any) -> float | None:
-    return bound.of(config) if isinstance(bound, Relative) else bound
-
-
-def _written(bound: Bound) -> str:
-    return bound.says if isinstance(bound, Relative) else str(bound)
-
-
-def _shown_bound(bound: Bound, value: float | None) -> str:
-    return f"{value} ({bound.says})" if isinstance(bound, Relative) else str(bound)

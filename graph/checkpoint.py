@@ -52,14 +52,14 @@ def checkpoint_path(config: Config) -> Path:
     Its folder is created; a store that cannot be (a folder named as the file, a parent that
     cannot be created) is a `CheckpointWriteError` (exit 73) naming the path.
     """
-    if is_postgres_url(config.checkpoint_db):
+    if is_postgres_url(config.resources.checkpoint_db):
         raise ConfigError("checkpoint_db is a PostgreSQL URL, not a SQLite file path")
-    if not config.checkpoint_db:
+    if not config.resources.checkpoint_db:
         try:
-            return cache_root(config.cache_dir) / "checkpoints.sqlite"
+            return cache_root(config.resources.cache_dir) / "checkpoints.sqlite"
         except CacheWriteError as exc:  # one error class for "the store cannot be written", whatever the cause
             raise CheckpointWriteError(f"no checkpoint store: {exc.message}", exc.hint) from exc
-    path = Path(config.checkpoint_db).expanduser()
+    path = Path(config.resources.checkpoint_db).expanduser()
     refuse_folder(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,7 +73,7 @@ def refuse_folder(path: Path) -> None:
     if path.is_dir():
         raise CheckpointWriteError(
             f"checkpoint_db {path} is a folder, not a SQLite file",
-            f"name a file, e.g. --set checkpoint_db={path / 'checkpoints.sqlite'}",
+            f"name a file, e.g. --set resources.checkpoint_db={path / 'checkpoints.sqlite'}",
         )
 
 
@@ -114,7 +114,8 @@ def reset_command(path: Path) -> str:
         default: Path | None = checkpoint_path(Config())
     except CheckpointWriteError:  # no default store (its cache cannot be made): name this one
         default = None
-    where = "" if default is not None and path.resolve() == default.resolve() else f" --set checkpoint_db={path}"
+    same = default is not None and path.resolve() == default.resolve()
+    where = "" if same else f" --set resources.checkpoint_db={path}"
     return f"anchorgate reset-checkpoints{where}"
 
 
@@ -141,8 +142,8 @@ def server_of(url: str) -> str:
 @asynccontextmanager
 async def open_checkpointer(config: Config) -> AsyncIterator[BaseCheckpointSaver[Any]]:
     """The run's checkpointer: PostgreSQL for a URL `checkpoint_db`, else SQLite (WAL: readers never block)."""
-    if is_postgres_url(config.checkpoint_db):
-        async with _postgres_saver(config.checkpoint_db.strip()) as saver:
+    if is_postgres_url(config.resources.checkpoint_db):
+        async with _postgres_saver(config.resources.checkpoint_db.strip()) as saver:
             yield saver
         return
     path = checkpoint_path(config)

@@ -56,7 +56,7 @@ def reset_store(config: Config, *, force: bool = False) -> ResetReport:
     A healthy store is kept unless `force` (nothing to do is not an error); a store some run is
     writing right now is never moved.
     """
-    if is_postgres_url(config.checkpoint_db):
+    if is_postgres_url(config.resources.checkpoint_db):
         raise ConfigError("reset-checkpoints works on a SQLite store; checkpoint_db is a PostgreSQL URL")
     path = checkpoint_path(config)
     if not path.exists():

@@ -28,14 +28,12 @@ Reasons:
   RETRIEVE_UNANCHORED_ANSWER / ABSTAIN_UNANCHORED_ANSWER
                              the answer's cited passages hold none of the question's named anchors,
                              other passages hold them, and no title mention links the two (signal
-                             `answer_unanchored`, `abstain_unanchored_answers`): it answers a
+                             `answer_unanchored`, `gate.abstain_unanchored_answers`): it answers a
                              neighbouring question. Another round while one is left, else abstain.
   RETRIEVE_INCONSISTENT_ANSWER / ABSTAIN_INCONSISTENT_ANSWER
                              a supported answer the reader did not give again when it read the same
-                             passages in reverse order (signal `answer_inconsistent`, `second_reading`
+                             passages in reverse order (signal `answer_inconsistent`, `gate.second_reading`
                              withdraw). Another round while one is left, else abstain; no judge call.
-  ABSTAIN_MODEL_UNSURE       the model answered, but its first-token probability of "I don't
-                             know" was above `abstain_p_max` (a near-refusal; off by default).
 """
 
 from __future__ import annotations
@@ -67,13 +65,13 @@ class WithdrawalRule:
 
     def fires(self, signals: Signals, config: Config) -> bool:
         """The rule is on and its signal says the answer should go."""
-        return bool(getattr(config, self.setting) in self.on and signals.get(self.signal))
+        return bool(config.get(self.setting) in self.on and signals.get(self.signal))
 
 
 WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = (
-    WithdrawalRule("answer_unanchored", "abstain_unanchored_answers", (True,),
+    WithdrawalRule("answer_unanchored", "gate.abstain_unanchored_answers", (True,),
                    "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
-    WithdrawalRule("answer_inconsistent", "second_reading", ("withdraw",),
+    WithdrawalRule("answer_inconsistent", "gate.second_reading", ("withdraw",),
                    "RETRIEVE_INCONSISTENT_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", skips_judge=True),
 )  # fmt: skip
 """The withdrawal rules, in the order they are read: the first that fires decides."""
@@ -86,7 +84,7 @@ def decide(signals: Signals, config: Config, *, round_allowed: bool = True) -> D
     when the round it would plan cannot help); an anchor one-shot retry, which is not a round, may
     still be asked for.
     """
-    if config.gate == "none":
+    if config.gate.mode == "none":
         return _single_pass(signals)
     if not signals["has_draft"] and signals["budget_skipped"]:
         return "ABSTAIN", "ABSTAIN_BUDGET"
@@ -106,8 +104,8 @@ def can_start_round(signals: Signals, config: Config, round_allowed: bool = True
     """Another retrieval round can start: rounds and tokens are left and the last pass found something new."""
     return (
         round_allowed
-        and signals["round"] < config.max_rounds
-        and signals["tokens_left"] >= config.min_round_tokens
+        and signals["round"] < config.budget.max_rounds
+        and signals["tokens_left"] >= config.budget.min_round_tokens
         and not _stagnant(signals, config)
     )
 
@@ -138,12 +136,12 @@ def _supported(signals: Signals, config: Config, judge: JudgeLabel | None) -> bo
     if _declined(signals) or not signals["has_draft"] or judge == "UNSUPPORTED":
         return False
     overlap = float(signals["overlap"])
-    return overlap >= config.overlap_tau or (judge == "SUPPORTED" and overlap >= config.gray_zone[0])
+    return overlap >= config.gate.overlap_tau or (judge == "SUPPORTED" and overlap >= config.gate.gray_zone[0])
 
 
 def _declined(signals: Signals) -> bool:
-    """The model said "I don't know", or nearly did (see ABSTAIN_MODEL_UNSURE)."""
-    return bool(signals["idk"] or signals.get("unsure"))
+    """The model said "I don't know"."""
+    return bool(signals["idk"])
 
 
 def _can_reflect(signals: Signals, config: Config, judge: JudgeLabel | None) -> bool:
@@ -151,7 +149,7 @@ def _can_reflect(signals: Signals, config: Config, judge: JudgeLabel | None) -> 
         judge == "PARTIAL"
         and not signals["reflected"]
         and signals["has_draft"]
-        and signals["tokens_left"] >= config.factoid_min_tokens_left
+        and signals["tokens_left"] >= config.budget.min_round_tokens
     )
 
 
@@ -170,10 +168,10 @@ def _retrieval_retry(
 ) -> GateReason | None:
     """Why another retrieval pass is worth its tokens, or None."""
     if (
-        config.factoid_one_shot
+        config.gate.factoid_one_shot
         and signals["missing_anchors"]
         and not signals["one_shot_used"]
-        and signals["tokens_left"] >= config.factoid_min_tokens_left
+        and signals["tokens_left"] >= config.budget.min_round_tokens
     ):
         return "RETRIEVE_ANCHOR_ONE_SHOT"
     if not can_start_round(signals, config, round_allowed):
@@ -185,7 +183,7 @@ def _retrieval_retry(
 
 def _stagnant(signals: Signals, config: Config) -> bool:
     """A later pass that brought (almost) nothing new: more of the same will not help."""
-    return signals["pass_no"] > 1 and float(signals["novelty"]) < config.novelty_epsilon
+    return signals["pass_no"] > 1 and float(signals["novelty"]) < config.gate.novelty_epsilon
 
 
 def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_ok: bool) -> Decision:
@@ -194,15 +192,13 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
         return "ABSTAIN", "ABSTAIN_NO_EVIDENCE"
     if signals["idk"] or not signals["has_draft"]:
         return "ABSTAIN", "ABSTAIN_BUDGET" if signals["budget_skipped"] else "ABSTAIN_MODEL_IDK"
-    if signals.get("unsure"):
-        return "ABSTAIN", "ABSTAIN_MODEL_UNSURE"
     if judge == "UNSUPPORTED":
         return "ABSTAIN", "ABSTAIN_JUDGE_REJECTED"
     if not anchors_ok:
         return "ABSTAIN", "ABSTAIN_MISSING_ANCHOR"
     if signals.get("draft_status") == "quoted" and not signals.get("quote_verified"):
         return "ABSTAIN", "ABSTAIN_UNVERIFIED_QUOTE"
-    gray = float(signals["overlap"]) >= config.gray_zone[0] and judge != "PARTIAL"
+    gray = float(signals["overlap"]) >= config.gate.gray_zone[0] and judge != "PARTIAL"
     judge_ok = judge == "SUPPORTED" or (judge is None and _judge_waived(signals, config))
     if gray and judge_ok:
         stop: Decision = ("STOP", "STOP_NO_NEW_HITS" if _stagnant(signals, config) else "STOP_BUDGET")
@@ -212,23 +208,19 @@ def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_o
 
 def _judge_waived(signals: Signals, config: Config) -> bool:
     """No judge is to be asked of this answer: none is configured, or it is a two-hop answer the
-    judge cannot see the link of (`judge_bridged_answers` off). Its silence is then no verdict."""
-    return config.judge_policy == "never" or (signals["answer_bridged"] and not config.judge_bridged_answers)
+    judge cannot see the link of (`judge.bridged_answers` off). Its silence is then no verdict."""
+    return config.judge.policy == "never" or (signals["answer_bridged"] and not config.judge.bridged_answers)
 
 
 def needs_judge(signals: Signals, config: Config) -> bool:
-    """Whether to spend a judge call now: policy, the per-question cap, the gray zone, weak evidence."""
-    if config.gate == "none" or _judge_waived(signals, config):
+    """Whether to spend a judge call now: policy, the per-question cap, the gray zone."""
+    if config.gate.mode == "none" or _judge_waived(signals, config):
         return False
     if any(rule.skips_judge and rule.fires(signals, config) for rule in WITHDRAWAL_RULES):
         return False  # withdrawn whatever the judge says
-    if signals["judge_calls"] >= config.judge_max_calls or not signals["has_draft"] or _declined(signals):
+    if signals["judge_calls"] >= config.judge.max_calls or not signals["has_draft"] or _declined(signals):
         return False
-    if config.judge_policy == "always":
+    if config.judge.policy == "always":
         return True
-    low, high = config.gray_zone
-    if low <= float(signals["overlap"]) < high:
-        return True
-    # weak_evidence: an answer over passages only loosely on the question is the one that may
-    # answer a neighbouring question (docs/benchmark-log.md: ClapNQ's unanswerable items)
-    return config.judge_policy == "weak_evidence" and float(signals["top_relevance"]) < config.judge_relevance_max
+    low, high = config.gate.gray_zone
+    return low <= float(signals["overlap"]) < high

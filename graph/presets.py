@@ -1,6 +1,7 @@
 """Named presets (DESIGN.md §2.5, seed 000 §7): baseline, A (precision-first), B (recall-first), C.
 
-A preset is a set of overrides over `Config()` defaults; `--set key=value` is applied after it.
+A preset is a set of overrides over `Config()` defaults, by `group.field`; `--set group.field=value` is
+applied after it.
 """
 
 from __future__ import annotations
@@ -21,41 +22,41 @@ _BASELINE: dict[str, Any] = {}
 # HotpotQA gold passages in the evidence 0.82 -> 0.90); misplaced citation markers repaired before
 # the gate measures support (the gate abstained on right answers cited under the wrong number).
 _A: dict[str, Any] = {
-    "retrieval_mode": "hybrid",
-    "use_anchors": True,
-    "mmr_diversity": 0.45,
-    "adaptive_mmr": True,
-    "anchor_bonus": 0.07,
-    "relevance_floor": 0.30,
+    "retrieval.mode": "hybrid",
+    "retrieval.use_anchors": True,
+    "retrieval.mmr_diversity": 0.45,
+    "retrieval.adaptive_mmr": True,
+    "retrieval.anchor_bonus": 0.07,
+    "retrieval.relevance_floor": 0.30,
     # multilingual-e5 scores on another scale: there 0.30 dropped FacQA's gold passage on 3 of questions
     # 1-60 (0.20: 2) and took no NoMIRACL-id question's evidence away that 0.20 keeps, so e5 keeps the
     # seed's 0.20 (docs/benchmark-log.md, 2026-11-24: the e5 relevance floor)
-    "e5_relevance_floor": 0.20,
-    "per_source_cap": 2,
-    "gate": "baug",
-    "judge_policy": "gray_zone",
-    "factoid_one_shot": True,
+    "retrieval.e5_scale": {"retrieval.relevance_floor": 0.20, "gate.second_reading_below_relevance": 0.5},
+    "retrieval.per_source_cap": 2,
+    "gate.mode": "baug",
+    "judge.policy": "gray_zone",
+    "gate.factoid_one_shot": True,
     # an answer cited to a passage about something else, unlinked to the passages naming the question's
     # subject, is withdrawn (chosen on NoMIRACL-id 1-30 and HotpotQA 1-50; docs/benchmark-log.md, 2026-11-26:
     # answers from a passage about something else)
-    "abstain_unanchored_answers": True,
-    "bridge_links": 6,
-    "bridge_weight": 2.0,
-    "repair_citations": True,
-    "answer_style": "auto",
+    "gate.abstain_unanchored_answers": True,
+    "retrieval.bridge_links": 6,
+    "retrieval.bridge_weight": 2.0,
+    "answer.repair_citations": True,
+    "answer.style": "auto",
     # a quoted answer over weak multilingual-e5 evidence (best relevance below 0.5) is read again with the
     # passages in reverse order, and withdrawn when the reader gives another answer (B: another round
     # first). NoMIRACL-id 1-30 (chosen): non-relevant abstained 0.60 -> 0.67, relevant answered 0.80 kept;
     # held out 31-70: 0.70 -> 0.80 and 0.80 kept, tokens 1.18x baseline; no FacQA 251-311 answer changed.
     # Not on MiniLM indexes: on ClapNQ 41-80 it withdrew 3 right answers worded differently twice and
     # stopped no wrong one (docs/benchmark-log.md, 2026-11-26/27: the second reading)
-    "second_reading": "withdraw",
-    "second_reading_below_relevance": 0.0,
-    "e5_second_reading_below_relevance": 0.5,
+    "gate.second_reading": "withdraw",
+    # (on multilingual-e5: 0.5, in retrieval.e5_scale above)
+    "gate.second_reading_below_relevance": 0.0,
 }
 
 # B: as A, two rounds; round 2 with a 700-token cap; the judge on every round's one-hop answer;
-# list reserve 5+3. What round 2 asks is chosen from the signals (`round2_strategy=auto`,
+# list reserve 5+3. What round 2 asks is chosen from the signals (`gate.round_strategy=auto`,
 # graph/round_strategy.py): HyDE for low support, a guarded rewrite for a missing anchor or an
 # uncertain answer, and no round at all when the model declined on strong evidence (B's round 2
 # rarely paid there: docs/benchmark-log.md).
@@ -64,28 +65,26 @@ _A: dict[str, Any] = {
 # each); P(YES) ≥ 0.3 scores 0.71 on held-out HaluEval items (docs/benchmark-log.md).
 _B: dict[str, Any] = {
     **_A,
-    "max_rounds": 2,
-    "use_hyde": True,
-    "round2_strategy": "auto",
-    "judge_policy": "always",
-    "judge_style": "yes_no",
+    "budget.max_rounds": 2,
+    "gate.round_strategy": "auto",
+    "judge.policy": "always",
+    "judge.style": "yes_no",
     # one judge call per round: with one per question, a round-2 answer written after the judge
     # rejected round 1's stopped unjudged (docs/benchmark-log.md, 2026-11-24: B judges every round's answer)
-    "judge_max_calls": 2,
+    "judge.max_calls": 2,
     # a two-hop answer is not judged: the judge reads only the passages it cites and cannot see the link
     # (HotpotQA P(YES) AUC 0.45). Exempt, B gave the same answers on HotpotQA 1-30 (chosen) and 31-50
     # (held out) for 11 % fewer tokens (docs/benchmark-log.md, 2026-11-25: the judge and two-hop answers)
-    "judge_bridged_answers": False,
-    # judge_accept_p stays at the HaluEval-chosen 0.3. 0.5 won on NQ-open 1-40, ClapNQ 1-40 and HotpotQA
+    "judge.bridged_answers": False,
+    # judge.accept_p stays at the HaluEval-chosen 0.3. 0.5 won on NQ-open 1-40, ClapNQ 1-40 and HotpotQA
     # 1-15 but did not carry over: held out it withdrew 2 right HotpotQA answers (16-30), changed no
     # ClapNQ answer (41-80) and stopped 2 wrong NQ answers (41-70)
     # (docs/benchmark-log.md, 2026-11-24: the judge's threshold, tuned on one split, held out on another)
-    "list_reserve_main": 5,
-    "list_reserve_extra": 3,
+    "retrieval.list_reserve": (5, 3),
 }
 
 # C: as A plus a reranker (pointwise embedding rerank, then bounded pairwise LLM comparisons).
-_C: dict[str, Any] = {**_A, "reranker": "pairwise"}
+_C: dict[str, Any] = {**_A, "retrieval.reranker": "pairwise"}
 
 PRESETS: dict[str, dict[str, Any]] = {"baseline": _BASELINE, "A": _A, "B": _B, "C": _C}
 

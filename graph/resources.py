@@ -25,9 +25,9 @@ from anchorgate.tools.llm.chat_models import check_model_spec
 
 def check_reachable(config: Config) -> None:
     """Raise ConfigError for the first resource setting of `config` that cannot be reached."""
-    _as_setting("llm", config.llm, lambda: check_model_spec(config.llm))
-    _as_setting("corpus", config.corpus, lambda: check_corpus_readable(config.corpus))
-    _as_setting("cache_dir", config.cache_dir, lambda: check_cache_dir(config.cache_dir))
+    _as_setting("llm.model", config.llm.model, lambda: check_model_spec(config.llm.model))
+    _as_setting("resources.corpus", config.resources.corpus, lambda: check_corpus_readable(config.resources.corpus))
+    _as_setting("resources.cache_dir", config.resources.cache_dir, lambda: check_cache_dir(config.resources.cache_dir))
 
 
 def check_cache_dir(cache_dir: str) -> None:

@@ -1,9 +1,9 @@
 """What a new retrieval round asks, chosen from the signals: a pure function, like the gate.
 
-The gate says RETRIEVE_MORE and why; this decides with what (`round2_strategy`):
+The gate says RETRIEVE_MORE and why; this decides with what (`gate.round_strategy`):
 
-  hyde     the question again, through HyDE's hypothetical passage in round 2 when `use_hyde` is on
-           (the behaviour before the setting existed).
+  question the question again.
+  hyde     the question again, through HyDE's hypothetical passage in round 2.
   rewrite  a guarded LLM rewrite of the question (agents/query_rewriter.py); a rejected rewrite
            falls back to the question.
   auto     by what the signals say is missing:
@@ -16,8 +16,8 @@ The gate says RETRIEVE_MORE and why; this decides with what (`round2_strategy`):
              mostly following a decline, ended in a right answer for 1 of 177 questions). The gate
              then decides as if no round were left;
            - otherwise (low support with every anchor covered, the judge against): HyDE, whose
-             hypothetical passage looks for the answer the evidence lacks (a rewrite if `use_hyde`
-             is off). A rejected rewrite falls back to HyDE there too.
+             hypothetical passage looks for the answer the evidence lacks (a rewrite from round 3
+             on). A rejected rewrite falls back to HyDE there too.
 
 Plans: `hyde`, `rewrite`, `plain` (the question as it is) and `none` (spend no round). HyDE is
 only used in round 2 (a later round asks the question as it is), as before.
@@ -51,11 +51,14 @@ class RoundPlan:
 
 def choose_round_plan(signals: Mapping[str, Any], gate_reason: str, config: Config, next_round: int) -> RoundPlan:
     """The plan of retrieval round `next_round` after the gate's RETRIEVE_MORE with `gate_reason`."""
-    hyde_ok = config.use_hyde and next_round == 2
+    strategy = config.gate.round_strategy
+    hyde_ok = strategy in ("hyde", "auto") and next_round == 2
     missing = tuple(str(a) for a in signals.get("missing_anchors") or ())
-    if config.round2_strategy == "hyde":
+    if strategy == "question":
+        return RoundPlan("plain", "STRATEGY_PLAIN")
+    if strategy == "hyde":
         return RoundPlan("hyde", "STRATEGY_HYDE") if hyde_ok else RoundPlan("plain", "STRATEGY_PLAIN")
-    if config.round2_strategy == "rewrite":
+    if config.gate.round_strategy == "rewrite":
         return RoundPlan("rewrite", "STRATEGY_REWRITE", missing)
     return _auto(signals, gate_reason, missing, hyde_ok)
 

@@ -65,7 +65,6 @@ class Signals(TypedDict):
     answer_confidence: Annotated[float | None, About("the same over the answer span (None: no logprobs)", "record")]
     uncertainty_off: Annotated[str | None, About("why answer uncertainty is off for this draft, else None", "log")]
     abstain_p: Annotated[float | None, About("P(the reply opens with “I don't know”), first token", "record")]
-    unsure: Annotated[bool, About("an answer the model nearly declined: abstain_p > abstain_p_max", "log")]
     judge_label: Annotated[JudgeLabel | None, About("the judge's verdict on this very draft (None: not judged)", "log")]
     judge_calls: Annotated[int, About("judge calls made for this question")]
     reflected: Annotated[bool, About("the one self-edit or answer retry has been spent")]
@@ -114,7 +113,7 @@ GateReason = Literal[
     "RETRIEVE_INCONSISTENT_ANSWER",
     "REFLECT_FIXABLE_FLAW",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
-    "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET", "ABSTAIN_MODEL_UNSURE",
+    "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET",
     "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER",
 ]  # fmt: skip
 FaultReason = Literal[

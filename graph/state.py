@@ -113,7 +113,6 @@ class State(InputState, OutputState, total=False):
     draft_abstain_p: float | None  # P(the reply starts with "I don't know"), from the first token
     draft_structure: dict[str, Any] | None  # quoted drafts: status, quotes and their checks, answer grounding
     second_reading: dict[str, Any] | None  # {answer: the first reading's, second: the reversed reading's, agree}
-    style_fallback: str | None  # a declined quoted draft asked again in sentences: answered / declined / skipped
     draft_source: str  # fingerprint of the generator's prompt the draft answers ("" once another node rewrote it)
     drafts_reused: int  # passes whose context was unchanged, so the generator kept its draft instead of a call
     signals: Signals

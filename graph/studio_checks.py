@@ -24,7 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from anchorgate.graph.config import MAX_QUESTION_CHARS, Config
+from anchorgate.graph.config import Config
+from anchorgate.graph.config_rules import MAX_QUESTION_CHARS
 from anchorgate.graph.presets import load_preset
 from anchorgate.graph.resources import check_reachable
 from anchorgate.tools.errors import ConfigError, InvalidQuestionError
@@ -146,10 +147,10 @@ def check_run(payload: Any, base: Mapping[str, Any] | None = None, mode: Mode = 
     command = payload.get("command")
     if command is not None:
         starts_afresh = mode == "new" and payload.get("input") is None
-        check_command(command, resolved.max_question_chars, starts_afresh=starts_afresh)
+        check_command(command, resolved.llm.max_question_chars, starts_afresh=starts_afresh)
     if mode != "patch" or "input" in payload:
         required = mode == "new" and command is None
-        check_input(payload.get("input"), resolved.max_question_chars, required=required)
+        check_input(payload.get("input"), resolved.llm.max_question_chars, required=required)
     return checked
 
 

@@ -55,8 +55,8 @@ def lock_file(db_path: Path, thread_id: str) -> Path:
 @contextlib.contextmanager
 def thread_lock(config: Config, thread_id: str) -> Iterator[None]:
     """Hold `thread_id`'s lock for the block, or raise `ThreadBusyError` at once if another run holds it."""
-    if is_postgres_url(config.checkpoint_db):
-        with _server_lock(config.checkpoint_db.strip(), thread_id):
+    if is_postgres_url(config.resources.checkpoint_db):
+        with _server_lock(config.resources.checkpoint_db.strip(), thread_id):
             yield
         return
     db_path = checkpoint_path(config)

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeAlias
+from typing import TypeAlias
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -33,29 +33,14 @@ from anchorgate.tools.index.store_view import StoreIndex
 from anchorgate.tools.llm.chat_models import load_chat_model, model_file_for
 from anchorgate.tools.paths import cache_root
 from anchorgate.tools.postgres.corpus import open_store_index, server_url
+from anchorgate.tools.settings import ServiceSettings
 from anchorgate.tools.text.language import detect_languages, sample_texts
+
+# Top logprobs per token the uncertainty signal reads (agents/signal_meter.py).
+TOP_LOGPROBS = 5
 
 CorpusIndex: TypeAlias = DenseIndex | StoreIndex
 """A local index, or a collection of the PostgreSQL store (`vector_store`)."""
-
-
-class ResourceSettings(Protocol):
-    """The configuration fields services depend on (a `Config` satisfies it)."""
-
-    corpus: str
-    llm: str
-    embedding_model: str
-    cache_dir: str
-    vector_store: str
-    vector_collection: str
-    chunk_tokens: int
-    chunk_overlap_tokens: int
-    temperature: float
-    seed: int
-    n_ctx: int
-    logprobs_top_k: int
-    max_output_tokens: int
-    services_id: str
 
 
 @dataclass(frozen=True)
@@ -88,21 +73,21 @@ def register_services(services: Services, services_id: str = "") -> str:
     return key
 
 
-def chat_model_for(config: ResourceSettings) -> BaseChatModel:
+def chat_model_for(config: ServiceSettings) -> BaseChatModel:
     """The configured chat model with the run's deterministic settings."""
     return load_chat_model(
-        config.llm,
-        temperature=config.temperature,
-        seed=config.seed,
-        n_ctx=config.n_ctx,
-        top_logprobs=config.logprobs_top_k,
-        max_tokens=config.max_output_tokens,
-        cache_dir=config.cache_dir,
+        config.llm.model,
+        temperature=config.llm.temperature,
+        seed=config.llm.seed,
+        n_ctx=config.llm.n_ctx,
+        top_logprobs=TOP_LOGPROBS,
+        max_tokens=config.budget.max_output_tokens,
+        cache_dir=config.resources.cache_dir,
     )
 
 
 def load_index_for(
-    config: ResourceSettings, *, progress: bool = True, repair: bool = False
+    config: ServiceSettings, *, progress: bool = True, repair: bool = False
 ) -> tuple[CorpusIndex, Embeddings, LoadedCorpus]:
     """The corpus index for these settings and its embedding model.
 
@@ -110,35 +95,34 @@ def load_index_for(
     embedded). An invalid index is an error naming the remedy unless `repair` (`anchorgate index`).
     With a PostgreSQL `vector_store` it is the corpus's collection there, made current the same way.
     """
-    corpus = load_corpus(config.corpus)
+    corpus = load_corpus(config.resources.corpus)
     index, embeddings = _index_passages(corpus.passages, config, progress, source=corpus.identity, repair=repair)
     return index, embeddings, corpus
 
 
-def services_for(config: ResourceSettings, *, progress: bool = True) -> Services:
+def services_for(config: ServiceSettings, *, progress: bool = True) -> Services:
     """The shared bundle for `config`, built on first use (thread-safe)."""
-    if config.services_id:
+    if config.resources.services_id:
         with _LOCK:
-            if config.services_id not in _REGISTERED:
-                raise ConfigError(f"no services registered under {config.services_id!r}")
-            return _REGISTERED[config.services_id]
+            if config.resources.services_id not in _REGISTERED:
+                raise ConfigError(f"no services registered under {config.resources.services_id!r}")
+            return _REGISTERED[config.resources.services_id]
     key = (
-        config.corpus,
-        config.llm,
+        config.resources.corpus,
+        config.llm.model,
         # What the spec and cache resolve to now: $ANCHORGATE_GGUF or $ANCHORGATE_CACHE may change
         # between runs in one process, and a bundle built for other files must not be reused.
-        model_file_for(config.llm),
-        str(cache_root(config.cache_dir)),
-        config.vector_store.strip(),
-        config.vector_collection.strip(),
-        config.embedding_model,
-        config.chunk_tokens,
-        config.chunk_overlap_tokens,
-        config.temperature,
-        config.seed,
-        config.n_ctx,
-        config.logprobs_top_k,
-        config.max_output_tokens,
+        model_file_for(config.llm.model),
+        str(cache_root(config.resources.cache_dir)),
+        config.resources.vector_store.strip(),
+        config.resources.vector_collection.strip(),
+        config.resources.embedding_model,
+        config.resources.chunk_tokens,
+        config.resources.chunk_overlap_tokens,
+        config.llm.temperature,
+        config.llm.seed,
+        config.llm.n_ctx,
+        config.budget.max_output_tokens,
     )
     with _LOCK:
         if key in _BUILT:
@@ -152,7 +136,7 @@ def services_for(config: ResourceSettings, *, progress: bool = True) -> Services
 
 
 def services_for_passages(
-    passages: list[Passage], config: ResourceSettings, *, name: str = "passages", progress: bool = False
+    passages: list[Passage], config: ServiceSettings, *, name: str = "passages", progress: bool = False
 ) -> Services:
     """A bundle over an in-memory corpus (a dataset question's own documents), indexed and cached."""
     index, embeddings = _index_passages(passages, config, progress, name=name)
@@ -161,7 +145,7 @@ def services_for_passages(
 
 def _index_passages(
     passages: Sequence[Passage],
-    config: ResourceSettings,
+    config: ServiceSettings,
     progress: bool,
     *,
     source: str = "",
@@ -178,8 +162,8 @@ def _index_passages(
     if url is not None:
         identity = source or f"content:{corpus_fingerprint(passages)}"
         return open_store_index(url, passages, config, identity, progress=progress)
-    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
-    root = cache_root(config.cache_dir) / "indexes"
+    settings = ChunkingSettings(config.resources.chunk_tokens, config.resources.chunk_overlap_tokens)
+    root = cache_root(config.resources.cache_dir) / "indexes"
     decision = choose_model(passages, config, root, settings, source, building=repair)
     model = decision.model
     embeddings = load_embeddings(model.name if model.name != MINILM else "")
@@ -214,12 +198,12 @@ def check_query_model(index: CorpusIndex, embeddings: Embeddings) -> None:
 
 
 def choose_model(
-    passages: Sequence[Passage], config: ResourceSettings, root: Path, settings: ChunkingSettings, source: str,
+    passages: Sequence[Passage], config: ServiceSettings, root: Path, settings: ChunkingSettings, source: str,
     *, building: bool,
 ) -> ModelDecision:  # fmt: skip
     """The embedding model for this corpus (tools/index/model_choice.py): by `embedding_model`, else by its
     languages; a query (not `building`) of a corpus read from a path follows the index that exists."""
-    decision = decide_model(config.embedding_model, detect_languages(sample_texts(passages)))
+    decision = decide_model(config.resources.embedding_model, detect_languages(sample_texts(passages)))
     if building or not source:
         return decision
     indexed = {}
@@ -233,6 +217,6 @@ def choose_model(
     return follow_existing(decision, indexed, source)
 
 
-async def aservices_for(config: ResourceSettings) -> Services:
+async def aservices_for(config: ServiceSettings) -> Services:
     """`services_for` off the event loop: the first call reads model and index files."""
     return await asyncio.to_thread(services_for, config)

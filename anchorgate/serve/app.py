@@ -57,7 +57,7 @@ class Readiness:
             self.status, self.detail = "failed", f"internal error: {type(exc).__name__}: {exc}"
             return
         manifest = getattr(services.index, "manifest", None) or {}
-        self.facts = {"llm": config.llm, "corpus": services.corpus_name, "chunks": manifest.get("chunks")}
+        self.facts = {"llm": config.llm.model, "corpus": services.corpus_name, "chunks": manifest.get("chunks")}
         self.status, self.detail = "ready", "model and index loaded"
 
 

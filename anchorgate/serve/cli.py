@@ -26,7 +26,7 @@ def add_serve_command(commands: Any) -> None:
     serve.add_argument("--llm", default=None, help="the model every run uses (local, local-0.5b, openai:<model>, …)")
     serve.add_argument("--corpus", default=None, help="the corpus every run reads ('pydoc', a folder, a .jsonl)")
     serve.add_argument("--preset", default="A", help="the preset loaded at start-up and the page's default")
-    serve.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a default setting")
+    serve.add_argument("--set", action="append", default=[], metavar="GROUP.FIELD=VALUE", help="a default setting")
     serve.add_argument("--max-body-bytes", type=int, default=64 * 1024, help="larger request bodies get 413")
     serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                        help="allow this origin cross-site (repeatable; none by default)")  # fmt: skip
@@ -41,9 +41,9 @@ def serve_settings(args: argparse.Namespace) -> Any:
     from anchorgate.serve.requests import ServeSettings
 
     defaults = parse_assignments(args.set)
-    for key in ("llm", "corpus"):
-        if getattr(args, key):
-            defaults[key] = getattr(args, key)
+    for option, key in (("llm", "llm.model"), ("corpus", "resources.corpus")):
+        if getattr(args, option):
+            defaults[key] = getattr(args, option)
     check_reachable(load_preset(args.preset, defaults))  # the model file, corpus and cache can be reached
     if args.max_body_bytes < 1024:
         raise AnchorgateError(f"--max-body-bytes must be at least 1024, got {args.max_body_bytes}")

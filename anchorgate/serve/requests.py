@@ -15,14 +15,16 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from anchorgate.graph.config import Config
+from anchorgate.graph.config_keys import setting_names
 from anchorgate.graph.studio_checks import resolve_settings
 from anchorgate.threads import validate_thread_id
 from anchorgate.tools.errors import ConfigError, InvalidThreadIdError
 
 # What loads a model or an index, or names a file or server: fixed by `anchorgate serve --set/--llm/--corpus`.
 SERVER_OWNED = frozenset(
-    {"corpus", "llm", "embedding_model", "cache_dir", "checkpoint_db", "vector_store", "vector_collection",
-     "services_id", "chunk_tokens", "chunk_overlap_tokens", "n_ctx", "seed", "logprobs_top_k"}
+    {"resources.corpus", "resources.embedding_model", "resources.cache_dir", "resources.checkpoint_db",
+     "resources.vector_store", "resources.vector_collection", "resources.services_id", "resources.chunk_tokens",
+     "llm.model", "llm.n_ctx", "llm.seed"}
 )  # fmt: skip
 # Thread ids travel in URL paths and name lock files: letters, digits and . _ : - only, never "..".
 _SAFE_THREAD_ID = re.compile(r"^[A-Za-z0-9_:.-]{1,128}$")
@@ -63,7 +65,7 @@ class ServeSettings:
 
 def refuse_server_owned(settings: dict[str, Any], where: str = "settings") -> None:
     """A client's settings may not choose the server's resources."""
-    owned = sorted(SERVER_OWNED & set(settings))
+    owned = sorted(SERVER_OWNED & setting_names(settings))
     if owned:
         raise ConfigError(
             f"{where} may not set {', '.join(owned)}: the server's own",

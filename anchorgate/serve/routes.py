@@ -65,7 +65,7 @@ async def ask(body: AskBody, request: Request) -> JSONResponse:
 @router.post("/ask/stream", responses=ERRORS, summary="Answer a question, streaming progress as server-sent events")
 async def ask_stream(body: AskBody, request: Request) -> EventSourceResponse:
     config = run_settings(_serve(request), body.preset, body.settings)
-    question = validate_question(body.question, config.max_question_chars)
+    question = validate_question(body.question, config.llm.max_question_chars)
     thread_id = checked_thread_id(body.thread_id) if body.thread_id is not None else new_thread_id()
     stack = AsyncExitStack()
     saver = await stack.enter_async_context(writer(config, thread_id))  # a busy thread is a 409 here, not an event

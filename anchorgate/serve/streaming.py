@@ -24,12 +24,10 @@ from anchorgate.tools.services import services_for
 RECORD_KEYS = frozenset(OutputState.__annotations__)
 # (signal, setting, how the gate reads it): shown beside each decision so a reader sees why.
 THRESHOLDS: tuple[tuple[str, str, str], ...] = (
-    ("overlap", "overlap_tau", ">="),
-    ("novelty", "novelty_epsilon", ">="),
-    ("gen_confidence", "dragin_threshold", ">="),
-    ("top_relevance", "retry_min_relevance", ">="),
-    ("abstain_p", "abstain_p_max", "<="),
-    ("tokens_left", "factoid_min_tokens_left", ">="),
+    ("overlap", "gate.overlap_tau", ">="),
+    ("novelty", "gate.novelty_epsilon", ">="),
+    ("top_relevance", "gate.strong_evidence", ">="),
+    ("tokens_left", "budget.min_round_tokens", ">="),
 )
 
 
@@ -37,8 +35,7 @@ def thresholds_of(config: Config) -> dict[str, dict[str, Any]]:
     """The settings each logged signal is compared with, by signal name (coverage needs every essential anchor)."""
     found: dict[str, dict[str, Any]] = {"coverage": {"setting": "essential anchors", "value": 1.0, "compare": ">="}}
     for signal, setting, compare in THRESHOLDS:
-        if hasattr(config, setting):
-            found[signal] = {"setting": setting, "value": getattr(config, setting), "compare": compare}
+        found[signal] = {"setting": setting, "value": config.get(setting), "compare": compare}
     return found
 
 
@@ -68,7 +65,7 @@ class RunEvents:
 
     async def events(self, saver: Any) -> AsyncIterator[dict[str, Any]]:
         """`accepted`, then one event per finished node, tokens, reader text, and `result` last."""
-        yield {"event": "accepted", "thread_id": self.thread_id, "budget": self.config.token_budget,
+        yield {"event": "accepted", "thread_id": self.thread_id, "budget": self.config.budget.token_budget,
                "preset": self.config.preset, "thresholds": thresholds_of(self.config)}  # fmt: skip
         await asyncio.to_thread(services_for, self.config)  # model and index load off the event loop
         graph = build_graph(checkpointer=saver)
@@ -108,7 +105,7 @@ class RunEvents:
             self.usage = add_usage(self.usage, update["usage"])
             spent = totals(self.usage)
             events.append({"event": "tokens", "node": node, "spent": spent["total"], "prompt": spent["prompt"],
-                           "completion": spent["completion"], "budget": self.config.token_budget})  # fmt: skip
+                           "completion": spent["completion"], "budget": self.config.budget.token_budget})  # fmt: skip
         return events
 
     @staticmethod

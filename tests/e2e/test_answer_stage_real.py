@@ -22,10 +22,10 @@ pytestmark = pytest.mark.e2e
 
 
 def _ask_over(passages: list[Any], question: str, tmp_path: Path, **extra: Any) -> dict[str, Any]:
-    extra = {"llm": E2E_LLM, **extra}
+    extra = {"llm.model": E2E_LLM, **extra}
     config = resolve_config("A", extra)
     services_id = register_services(services_for_passages(list(passages), config))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    overrides = {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     return ask(question, preset="A", overrides=overrides)
 
 
@@ -71,10 +71,10 @@ def test_the_answer_span_confidence_is_read_from_the_real_model_s_logprobs(tmp_p
         Passage("tea", "Green tea", "Green tea is brewed from the leaves of Camellia sinensis."),
         Passage("coffee", "Coffee", "Coffee is brewed from roasted coffee beans. Brazil grows the most coffee."),
     ]
-    extra = {"llm": E2E_LLM, "judge_policy": "never", "max_output_tokens": 64}
+    extra = {"llm.model": E2E_LLM, "judge.policy": "never", "budget.max_output_tokens": 64}
     config = resolve_config("A", extra)
     services_id = register_services(services_for_passages(passages, config))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    overrides = {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     result = ask("Which country grows the most coffee?", preset="A", overrides=overrides)
     signals = result["telemetry"]["gate"][0]["signals"]
     assert not signals["idk"], result["answer"]
@@ -107,7 +107,7 @@ def test_a_quote_of_a_long_sentence_is_checked_against_the_whole_sentence(tmp_pa
     )
     passages = [Passage("quotas", "Textile quotas", sentence)]
     result = _ask_over(passages, "How many categories of textiles got import quotas?", tmp_path,
-                       answer_style="quoted", judge_policy="never")  # fmt: skip
+                       **{"answer.style": "quoted", "judge.policy": "never"})  # fmt: skip
     structure = result["telemetry"]["draft_structure"]
     assert structure is not None and structure["status"] in {"quoted", "declined", "malformed"}
     if structure["status"] == "quoted":

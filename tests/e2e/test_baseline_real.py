@@ -22,7 +22,7 @@ ENV = {**os.environ, "HF_HUB_OFFLINE": "1"}
 
 
 def _baseline(question: str, checkpoint_db: str) -> dict[str, Any]:
-    return ask(question, preset="baseline", overrides={"checkpoint_db": checkpoint_db, "llm": E2E_LLM})
+    return ask(question, preset="baseline", overrides={"resources.checkpoint_db": checkpoint_db, "llm.model": E2E_LLM})
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_cli_json_output_has_the_contract(tmp_path: Path) -> None:
             "What does the while statement do?",
             "--json",
             "--set",
-            f"checkpoint_db={tmp_path / 'c.sqlite'}",
+            f"resources.checkpoint_db={tmp_path / 'c.sqlite'}",
             "--thread",
             "cli-1",
             "--llm",
@@ -115,7 +115,7 @@ def test_cli_indexes_a_folder_and_lists_skipped_files(tmp_path: Path) -> None:
         (["ask", "  "], 64, "the question is empty"),
         (["ask", "q", "--corpus", "/no/such/dir", "--llm", E2E_LLM], 66, "does not exist"),
         (["ask", "q", "--llm", "gguf:/no/such.gguf"], 69, "does not exist"),
-        (["ask", "q", "--set", "token_budget=-5"], 78, "must not be negative"),
+        (["ask", "q", "--set", "budget.token_budget=-5"], 78, "must not be negative"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_an_exit_code(args: list[str], code: int, message: str) -> None:

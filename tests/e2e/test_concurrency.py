@@ -67,9 +67,14 @@ def test_twenty_concurrent_questions_with_the_local_model_equal_sequential(tmp_p
     # 90 completion tokens: a quoted draft is an answer line plus a quote of up to 160 characters.
     config = resolve_config(
         "A",
-        {"max_context_tokens": 300, "max_output_tokens": 90, "judge_policy": "never", "llm": E2E_LLM,
-         "checkpoint_db": str(tmp_path / "c.sqlite")},
-    )  # fmt: skip
+        {
+            "budget.max_context_tokens": 300,
+            "budget.max_output_tokens": 90,
+            "judge.policy": "never",
+            "llm.model": E2E_LLM,
+            "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        },
+    )
     sequential, concurrent = asyncio.run(_sequential_then_concurrent(config))
     # distinct questions, distinct answers: the comparison below is not of twenty "I don't know"s
     # (the 0.5B on 300-token contexts answers about half of these under preset A: 10 distinct)
@@ -80,7 +85,7 @@ def test_twenty_concurrent_questions_with_the_local_model_equal_sequential(tmp_p
 
 def test_twenty_interleaved_runs_share_one_index_without_crosstalk(tmp_path: Any) -> None:
     """Each reply names the question it was asked about; any mixed-up state shows as a mismatch."""
-    real = services_for(resolve_config("A", {"llm": E2E_LLM}))  # the index and embeddings; the model is scripted
+    real = services_for(resolve_config("A", {"llm.model": E2E_LLM}))  # the index and embeddings; the model is scripted
 
     def reply(prompt: str) -> str:
         """The first evidence line, cited (well supported), and which question it answers."""
@@ -90,8 +95,10 @@ def test_twenty_interleaved_runs_share_one_index_without_crosstalk(tmp_path: Any
         return " ".join(f"{line.rstrip('.')} [1]." for line in lines) + f" This answers {asked!r} [1]."
 
     model = ScriptedChatModel(script=reply, report_usage=True, delay_s=0.05)
-    services_id = register_services(dataclasses.replace(real, llm=model))
-    config = resolve_config("A", {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite")})
+    services_id = register_services(dataclasses.replace(real, **{"llm.model": model}))
+    config = resolve_config(
+        "A", {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite")}
+    )
     sequential, concurrent = asyncio.run(_sequential_then_concurrent(config))
     for question, one, other in zip(QUESTIONS, sequential, concurrent, strict=True):
         assert one == other, question

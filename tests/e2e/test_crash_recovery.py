@@ -37,7 +37,7 @@ CLI = [str(Path(sys.executable).parent / "anchorgate")]
 
 
 def _cli(*args: str, db: Path) -> list[str]:
-    return [*CLI, *args, "--set", f"checkpoint_db={db}", "--json"]
+    return [*CLI, *args, "--set", f"resources.checkpoint_db={db}", "--json"]
 
 
 def _ask(*args: str, db: Path) -> list[str]:
@@ -53,7 +53,7 @@ def _run_json(command: list[str]) -> dict[str, Any]:
 
 
 def _history(db: Path, thread: str) -> list[dict[str, Any]]:
-    return asyncio.run(thread_history(Config(checkpoint_db=str(db)), thread))
+    return asyncio.run(thread_history(Config().replace(**{"resources.checkpoint_db": str(db)}), thread))
 
 
 def _stat_fields(path: Path) -> list[str]:

@@ -27,7 +27,7 @@ def test_default_model_is_the_verified_15b_and_answers_the_demo_question(
     assert path.stat().st_size == 1_117_320_768 and resolve_gguf("local-1.5b") == path
 
     # Defaults throughout, as `make demo`: preset A, llm `local`.
-    result = ask("What does the pass statement do?", overrides={"checkpoint_db": str(tmp_path / "c.sqlite")})
+    result = ask("What does the pass statement do?", overrides={"resources.checkpoint_db": str(tmp_path / "c.sqlite")})
     telemetry = result["telemetry"]
     assert telemetry["preset"] == "A" and telemetry["calls"][0]["source"] == "model"
     assert result["decision"] == "STOP", result["reason"]

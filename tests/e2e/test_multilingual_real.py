@@ -46,10 +46,10 @@ def _folder(tmp_path: Path, files: dict[str, str]) -> Path:
 
 def _ask(question: str, folder: Path, tmp_path: Path) -> dict[str, Any]:
     overrides = {
-        "llm": E2E_LLM,
-        "corpus": str(folder),
-        "cache_dir": str(tmp_path / "cache"),
-        "checkpoint_db": str(tmp_path / "c.sqlite"),
+        "llm.model": E2E_LLM,
+        "resources.corpus": str(folder),
+        "resources.cache_dir": str(tmp_path / "cache"),
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
     }
     return ask(question, preset="A", overrides=overrides)
 
@@ -70,7 +70,9 @@ def _cited_or_reasoned(result: dict[str, Any], corpus: dict[str, str]) -> None:
 
 def test_chinese_question_on_a_chinese_corpus(tmp_path: Path) -> None:
     folder = _folder(tmp_path, CHINESE)
-    index, _, _ = load_index_for(resolve_config("A", {"corpus": str(folder), "cache_dir": str(tmp_path / "cache")}))
+    index, _, _ = load_index_for(
+        resolve_config("A", {"resources.corpus": str(folder), "resources.cache_dir": str(tmp_path / "cache")})
+    )
     assert index.manifest["embedding_model"] == E5 and index.manifest["languages"]["shares"] == {"zh": 1.0}
     result = _ask("历代长城的总长度是多少公里？", folder, tmp_path)
     _cited_or_reasoned(result, CHINESE)
@@ -84,5 +86,7 @@ def test_question_in_another_language_than_its_corpus(tmp_path: Path) -> None:
     folder = _folder(tmp_path, ENGLISH)
     result = _ask("pass 语句有什么作用？", folder, tmp_path)
     _cited_or_reasoned(result, ENGLISH)
-    index, _, _ = load_index_for(resolve_config("A", {"corpus": str(folder), "cache_dir": str(tmp_path / "cache")}))
+    index, _, _ = load_index_for(
+        resolve_config("A", {"resources.corpus": str(folder), "resources.cache_dir": str(tmp_path / "cache")})
+    )
     assert index.manifest["embedding_model"] == MINILM  # English corpus: English model, as before

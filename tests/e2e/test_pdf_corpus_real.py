@@ -35,7 +35,7 @@ def test_a_pdf_corpus_gives_answers_cited_with_their_page(tmp_path: Path, capsys
     write_pdf(folder / "harbor_report.pdf", HARBOR)
     write_pdf(folder / "orchard_notes.pdf", ORCHARD)
     write_pdf(folder / "scan.pdf", [None, None])  # no text layer: skipped and counted
-    cache = ["--set", f"cache_dir={tmp_path / 'cache'}"]
+    cache = ["--set", f"resources.cache_dir={tmp_path / 'cache'}"]
 
     code, out, err = _cli(["index", str(folder), *cache], capsys)
     assert code == 0, err
@@ -45,7 +45,7 @@ def test_a_pdf_corpus_gives_answers_cited_with_their_page(tmp_path: Path, capsys
     outcomes = []  # printed at the end (in -rP logs): stdout is the next command's JSON meanwhile
     for question, pdf, page, words in QUESTIONS:
         args = ["ask", question, "--corpus", str(folder), "--llm", E2E_LLM, "--json", *cache]
-        code, out, err = _cli([*args, "--set", f"checkpoint_db={tmp_path / 'c.sqlite'}"], capsys)
+        code, out, err = _cli([*args, "--set", f"resources.checkpoint_db={tmp_path / 'c.sqlite'}"], capsys)
         assert code == 0, err
         result: dict[str, Any] = json.loads(out)
         cited = [(Path(c["source"]).name, c.get("page")) for c in result["citations"]]

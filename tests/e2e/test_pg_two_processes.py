@@ -29,8 +29,8 @@ from anchorgate.api import aask
 async def main():
     corpus, url, tag = sys.argv[1], sys.argv[2], sys.argv[3]
     questions = json.loads(sys.argv[4])
-    overrides = {"corpus": corpus, "llm": "openai:fake-chat", "vector_store": url, "checkpoint_db": url,
-                 "cache_dir": sys.argv[5], "llm_max_retries": 0}
+    overrides = {"resources.corpus": corpus, "llm.model": "openai:fake-chat", "resources.vector_store": url,
+                 "resources.checkpoint_db": url, "resources.cache_dir": sys.argv[5], "llm.max_retries": 0}
     for n, question in enumerate(questions):
         result = await aask(question, preset="A", overrides=overrides, thread_id=f"{tag}-{n}")
         print(json.dumps({"question": question, "answer": result["answer"], "decision": result["decision"],

@@ -29,7 +29,6 @@ from tests.unit.test_threads import _overrides as toy_overrides
 pytestmark = pytest.mark.e2e
 
 
-
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -116,7 +115,7 @@ async def test_replay_with_a_smaller_budget_abstains(tmp_path: Path, pg_url: str
     rows = await thread_history(resolve_config("A", overrides), "pg-r1")
     before_generation = next(r for r in rows if r["next"] == ["generator"])
     forked = await replay(
-        resolve_config("A", overrides), "pg-r1", before_generation["checkpoint_id"], {"token_budget": 30}
+        resolve_config("A", overrides), "pg-r1", before_generation["checkpoint_id"], {"budget.token_budget": 30}
     )
     assert forked["decision"] == "ABSTAIN" and forked["reason"] == "ABSTAIN_BUDGET"
     assert forked["tokens"]["total"] <= 30
@@ -125,7 +124,7 @@ async def test_replay_with_a_smaller_budget_abstains(tmp_path: Path, pg_url: str
 async def test_unreachable_server_is_a_one_line_error_without_the_password(tmp_path: Path) -> None:
     port = _free_port()  # nothing listens there
     url = f"postgresql://postgres:s3cret-pw@127.0.0.1:{port}/postgres"
-    config = resolve_config("A", {"checkpoint_db": url})
+    config = resolve_config("A", {"resources.checkpoint_db": url})
     with pytest.raises(AnchorgateError) as caught:
         async with open_checkpointer(config):
             pass
@@ -138,7 +137,7 @@ async def test_unreachable_server_is_a_one_line_error_without_the_password(tmp_p
 
 async def test_missing_postgres_extra_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "langgraph.checkpoint.postgres.aio", None)
-    config = resolve_config("A", {"checkpoint_db": "postgres://u@db.example:5432/x"})
+    config = resolve_config("A", {"resources.checkpoint_db": "postgres://u@db.example:5432/x"})
     with pytest.raises(ConfigError, match="langgraph-checkpoint-postgres is not installed") as caught:
         async with open_checkpointer(config):
             pass

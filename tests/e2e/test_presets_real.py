@@ -16,10 +16,10 @@ pytestmark = pytest.mark.e2e
 
 
 def _ask_over(passages: list[Any], question: str, preset: str, tmp_path: Path, **extra: Any) -> dict[str, Any]:
-    extra = {"llm": E2E_LLM, **extra}
+    extra = {"llm.model": E2E_LLM, **extra}
     config = resolve_config(preset, extra)
     services_id = register_services(services_for_passages(list(passages), config))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    overrides = {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     return ask(question, preset=preset, overrides=overrides)
 
 
@@ -71,13 +71,17 @@ def test_a_misplaced_citation_is_repaired_and_the_answer_stands(datasets_dir: Pa
     # Citation markers are the free answer style's (quoted drafts cite where their quote was found).
     data = load_dataset(datasets_dir / "hotpotqa_sample", limit=50)
     item = next(i for i in data.items if "The Exies" in i.question)
-    result = _ask_over(list(data.corpus or []), item.question, "A", tmp_path, answer_style="free")
+    result = _ask_over(list(data.corpus or []), item.question, "A", tmp_path, **{"answer.style": "free"})
     _valid_telemetry(result, "A")
     repairs = result["telemetry"]["citation_repairs"]
     assert repairs and repairs[0]["from"] != [repairs[0]["to"]]
     assert result["decision"] == "STOP", result["reason"]
     assert [c["title"] for c in result["citations"]] == ["The Exies"]
     unrepaired = _ask_over(
-        list(data.corpus or []), item.question, "A", tmp_path, repair_citations=False, answer_style="free"
+        list(data.corpus or []),
+        item.question,
+        "A",
+        tmp_path,
+        **{"answer.repair_citations": False, "answer.style": "free"},
     )
     assert unrepaired["reason"] == "ABSTAIN_LOW_SUPPORT" and not unrepaired["telemetry"]["citation_repairs"]

@@ -37,11 +37,20 @@ def test_round_two_rewrite_is_guarded_logged_and_the_run_decides(
 
     monkeypatch.setattr(HybridSearcher, "search", spy)
     item = load_dataset(datasets_dir / "clapnq" / "clapnq_dev_answerable.jsonl", limit=1).items[0]
-    settings = {"llm": E2E_LLM, "round2_strategy": "rewrite", "overlap_tau": 1.01, "judge_policy": "never",
-                "factoid_one_shot": False}  # fmt: skip
+    settings = {
+        "llm.model": E2E_LLM,
+        "gate.round_strategy": "rewrite",
+        "gate.overlap_tau": 1.01,
+        "judge.policy": "never",
+        "gate.factoid_one_shot": False,
+    }
     config = resolve_config("B", settings)
     services_id = register_services(services_for_passages(list(item.passages), config))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **settings}
+    overrides = {
+        "resources.services_id": services_id,
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        **settings,
+    }
     result = ask(item.question, preset="B", overrides=overrides)
 
     telemetry = result["telemetry"]
@@ -56,4 +65,4 @@ def test_round_two_rewrite_is_guarded_logged_and_the_run_decides(
     assert searched.count(attempt["rewrite"]) == (1 if attempt["accepted"] else 0), searched
     assert searched.count(item.question) == (1 if attempt["accepted"] else 2), searched
     assert result["tokens"]["by_stage"]["rewrite"]["calls"] == 1
-    assert result["tokens"]["total"] <= config.token_budget
+    assert result["tokens"]["total"] <= config.budget.token_budget

@@ -26,9 +26,9 @@ pytestmark = pytest.mark.e2e
 def _ask_over_own_passages(question: str, datasets_dir: Path, tmp_path: Path) -> dict[str, Any]:
     items = load_dataset(datasets_dir / "nomiracl", language="id", limit=70).items
     item = next(i for i in items if i.question == question)
-    extra = {"llm": "local"}  # the default 1.5B: the readings below are its own
+    extra = {"llm.model": "local"}  # the default 1.5B: the readings below are its own
     services_id = register_services(services_for_passages(list(item.passages), resolve_config("A", extra)))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    overrides = {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     return ask(item.question, preset="A", overrides=overrides)
 
 

@@ -72,7 +72,7 @@ def wait_for_outcome(driver: WebDriver) -> str:
 
 
 def test_ask_click_a_citation_and_see_an_error(browser: WebDriver, tmp_path: Path) -> None:
-    args = ["--llm", E2E_LLM, "--set", f"checkpoint_db={tmp_path / 'checkpoints.sqlite'}"]
+    args = ["--llm", E2E_LLM, "--set", f"resources.checkpoint_db={tmp_path / 'checkpoints.sqlite'}"]
     with serving(args, tmp_path / "serve.log") as base:
         ask_on_page(browser, base, DEMO_QUESTION)
         decision = wait_for_outcome(browser)
@@ -104,7 +104,7 @@ def test_markup_in_a_passage_is_shown_as_text_and_never_runs(browser: WebDriver,
     corpus = tmp_path / "owls"
     corpus.mkdir()
     (corpus / "owls.txt").write_text(OWLS + "\n", encoding="utf-8")
-    args = ["--llm", E2E_LLM, "--corpus", str(corpus), "--set", f"cache_dir={tmp_path / 'cache'}"]
+    args = ["--llm", E2E_LLM, "--corpus", str(corpus), "--set", f"resources.cache_dir={tmp_path / 'cache'}"]
     with serving(args, tmp_path / "serve.log") as base:
         ask_on_page(browser, base, "What does the barn owl hunt?")
         wait_for_outcome(browser)

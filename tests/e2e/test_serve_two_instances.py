@@ -32,8 +32,8 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     root = tmp_path_factory.mktemp("serve_two")
     url = fresh_database("servetwo")
     corpus = corpus_folder(root, DOCS)
-    args = ["--llm", E2E_LLM, "--corpus", str(corpus), "--set", f"checkpoint_db={url}",
-            "--set", f"vector_store={url}", "--set", f"cache_dir={root / 'cache'}"]  # fmt: skip
+    args = ["--llm", E2E_LLM, "--corpus", str(corpus), "--set", f"resources.checkpoint_db={url}",
+            "--set", f"resources.vector_store={url}", "--set", f"resources.cache_dir={root / 'cache'}"]  # fmt: skip
     with ExitStack() as stack:
         first = stack.enter_context(serving(args, root / "first.log"))
         second = stack.enter_context(serving(args, root / "second.log"))
@@ -62,7 +62,7 @@ def test_a_thread_moves_between_instances(two: tuple[str, str]) -> None:
     status, history = call(second, "GET", "/v1/threads/moving/history")
     assert status == 200 and history["question"] == QUESTION and history["outcome"]["answer"] == asked["answer"]
     before_generation = next(r for r in history["checkpoints"] if r["next"] == ["generator"])
-    body = {"checkpoint_id": before_generation["checkpoint_id"], "overrides": {"token_budget": 30}}
+    body = {"checkpoint_id": before_generation["checkpoint_id"], "overrides": {"budget.token_budget": 30}}
     status, forked = call(second, "POST", "/v1/threads/moving/replay", body)
     assert status == 200 and (forked["decision"], forked["reason"]) == ("ABSTAIN", "ABSTAIN_BUDGET")
     assert forked["before"]["answer"] == asked["answer"]
@@ -74,9 +74,10 @@ def test_a_thread_moves_between_instances(two: tuple[str, str]) -> None:
 
 def test_a_run_cut_off_on_one_is_resumed_on_the_other(two: tuple[str, str]) -> None:
     first, second = two
-    with httpx.Client(timeout=900) as client, client.stream(
-        "POST", first + "/v1/ask/stream", json={"question": QUESTION, "thread_id": "cut"}
-    ) as response:
+    with (
+        httpx.Client(timeout=900) as client,
+        client.stream("POST", first + "/v1/ask/stream", json={"question": QUESTION, "thread_id": "cut"}) as response,
+    ):
         assert response.status_code == 200
         events_until(response.iter_lines(), "fuse_and_select")  # then the client goes away, mid-run
     status, resumed = 409, None
@@ -91,9 +92,10 @@ def test_a_run_cut_off_on_one_is_resumed_on_the_other(two: tuple[str, str]) -> N
 
 def test_the_same_thread_on_both_at_once_is_refused_on_one(two: tuple[str, str]) -> None:
     first, second = two
-    with httpx.Client(timeout=900) as client, client.stream(
-        "POST", first + "/v1/ask/stream", json={"question": QUESTION, "thread_id": "race"}
-    ) as response:
+    with (
+        httpx.Client(timeout=900) as client,
+        client.stream("POST", first + "/v1/ask/stream", json={"question": QUESTION, "thread_id": "race"}) as response,
+    ):
         assert response.status_code == 200
         lines = response.iter_lines()
         assert events_until(lines, "accepted")[0]["thread_id"] == "race"  # the first holds the thread now

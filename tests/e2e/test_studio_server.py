@@ -70,7 +70,7 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
         thread["thread_id"],
         "anchorgate",
         input={"question": "What does the pass statement do?"},
-        context={"preset": "A", "token_budget": 3000, "llm": "local-0.5b"},  # E2E_LLM, for speed
+        context={"preset": "A", "budget.token_budget": 3000, "llm.model": "local-0.5b"},  # E2E_LLM, for speed
         stream_mode="updates",
     ):
         events.append(part)
@@ -84,7 +84,7 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
     history = await client.threads.get_history(thread["thread_id"])
     assert len(history) >= 5
     # no input: the run goes on from the thread's checkpoint, which holds a question (nothing left to do)
-    body = {"assistant_id": "anchorgate", "context": {"preset": "A", "llm": "local-0.5b"}}
+    body = {"assistant_id": "anchorgate", "context": {"preset": "A", "llm.model": "local-0.5b"}}
     response = httpx.post(f"{server}/threads/{thread['thread_id']}/runs/wait", json=body, timeout=120)
     assert response.status_code == 200 and response.json()["decision"] == state["values"]["decision"], response.text
 
@@ -92,7 +92,7 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
 @pytest.mark.parametrize(
     ("context", "question", "message"),
     [
-        ({"token_budget": -5}, "What is pass?", "token_budget must not be negative"),
+        ({"budget.token_budget": -5}, "What is pass?", "token_budget must not be negative"),
         ({"preset": "Z"}, "What is pass?", "unknown preset 'Z'"),
         ({"tokn_budget": 5}, "What is pass?", "unknown setting 'tokn_budget'"),
         ({"preset": "A"}, "   ", "question"),
@@ -124,7 +124,7 @@ NEVER = "0 0 1 1 *"  # crons made here are disabled too: they must never start a
 def stored(server: str) -> Iterator[dict[str, str]]:
     """A thread, a preset-B assistant (budget 2500) and a cron on it, for the routes that update them."""
     thread = httpx.post(f"{server}/threads", json={}).json()["thread_id"]
-    settings = {"preset": "B", "token_budget": 2500}
+    settings = {"preset": "B", "budget.token_budget": 2500}
     made = httpx.post(f"{server}/assistants", json={"graph_id": GRAPH, "context": settings})
     assert made.status_code == 200, made.text
     assistant = made.json()["assistant_id"]
@@ -163,12 +163,26 @@ BAD_REQUESTS: list[tuple[str, str, Any, str]] = [
     ("POST", "/threads/{thread}/runs", _run(input=ASK, context={"tokn_budget": 5}), "unknown setting 'tokn_budget'"),
     ("POST", "/threads/{thread}/runs/stream", _run(input={"question": "why " * 600}), "the limit is 2000"),
     ("POST", "/threads/{thread}/runs/wait", _run(), "the thread holds no question yet"),
-    ("POST", "/threads/{thread}/runs/crons", _run(schedule=NEVER, input=ASK, context={"token_budget": "3000"}),
-     "token_budget must be of type int"),
+    (
+        "POST",
+        "/threads/{thread}/runs/crons",
+        _run(schedule=NEVER, input=ASK, context={"budget.token_budget": "3000"}),
+        "token_budget must be of type int",
+    ),
     ("PATCH", "/runs/crons/{cron}", {"input": {**ASK, "preset": "A"}}, "input has unknown key(s) 'preset'"),
-    ("POST", "/assistants", {"graph_id": GRAPH, "context": {"preset": "B", "gate": "maybe"}}, "gate='maybe'"),
-    ("PATCH", "/assistants/{assistant}", {"config": {"configurable": {"max_rounds": -1}}}, "must not be negative"),
-]  # fmt: skip
+    (
+        "POST",
+        "/assistants",
+        {"graph_id": GRAPH, "context": {"preset": "B", "gate": {"mode": "maybe"}}},
+        "gate.mode='maybe'",
+    ),
+    (
+        "PATCH",
+        "/assistants/{assistant}",
+        {"config": {"configurable": {"budget.max_rounds": -1}}},
+        "must not be negative",
+    ),
+]
 ROUTE_IDS = [f"{method} {path}" for method, path, *_ in BAD_REQUESTS]
 
 
@@ -186,13 +200,18 @@ def test_good_settings_are_stored_as_the_full_preset_and_layer_on_the_assistant(
     server: str, stored: dict[str, str]
 ) -> None:
     assistant = httpx.get(f"{server}/assistants/{stored['assistant']}").json()
-    assert assistant["context"] == load_preset("B", {"token_budget": 2500}).to_dict()  # B's parts on, not baseline
+    assert (
+        assistant["context"] == load_preset("B", {"budget.token_budget": 2500}).to_dict()
+    )  # B's parts on, not baseline
     made = httpx.post(f"{server}/threads/{stored['thread']}/runs/crons", json={
         "assistant_id": stored["assistant"], "schedule": NEVER, "enabled": False, "input": ASK,
-        "context": {"max_rounds": 3}})  # fmt: skip
+        "context": {"budget.max_rounds": 3}})  # fmt: skip
     assert made.status_code == 200, made.text
     httpx.delete(f"{server}/runs/crons/{made.json()['cron_id']}")
-    assert made.json()["payload"]["context"] == load_preset("B", {"token_budget": 2500, "max_rounds": 3}).to_dict()
+    assert (
+        made.json()["payload"]["context"]
+        == load_preset("B", {"budget.token_budget": 2500, "budget.max_rounds": 3}).to_dict()
+    )
 
 
 def test_a_port_in_use_is_a_one_line_error() -> None:

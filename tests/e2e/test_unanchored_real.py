@@ -28,10 +28,10 @@ QUESTIONS = {"János Kádár": "Kádár", "sambal Balado": "Balado"}
 
 
 def _ask_over_own_passages(item: Any, tmp_path: Path) -> dict[str, Any]:
-    extra = {"llm": E2E_LLM}
+    extra = {"llm.model": E2E_LLM}
     config = resolve_config("A", extra)
     services_id = register_services(services_for_passages(list(item.passages), config))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    overrides = {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     return ask(item.question, preset="A", overrides=overrides)
 
 

@@ -133,7 +133,7 @@ def test_inferred_flag_marks_anchors_found_without_capitals(question: str, infer
 
 
 async def test_anchor_predictor_stores_the_inferred_flag_in_state() -> None:
-    config = Config(use_anchors=True)
+    config = Config().replace(**{"retrieval.use_anchors": True})
     update = await predict_anchors({"question": "who was the man in you're so vain"}, SimpleNamespace(context=config))
     assert update["anchors"] == [
         {"text": "you're so vain", "kind": "title", "essential": True, "confidence": 0.8, "aliases": (),

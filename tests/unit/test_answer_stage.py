@@ -48,7 +48,7 @@ def test_answer_stage_reasons(name: str, signals: dict[str, Any], expected: tupl
 
 async def test_a_verified_quote_stops_with_a_short_answer_and_the_quote_as_citation(tmp_path: Path) -> None:
     model = _quoting("mice\nQUOTE [1]: Owls hunt mice at night.")
-    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted")
+    result = await _ask(tmp_path, model, OWLS, "A", **{"answer.style": "quoted"})
     assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK")
     assert result["answer"] == "mice [1]" and result["short_answer"] == "mice"
     assert result["citations"][0]["quote"] == "Owls hunt mice at night." and result["citations"][0]["verified"]
@@ -58,14 +58,14 @@ async def test_a_verified_quote_stops_with_a_short_answer_and_the_quote_as_citat
 
 async def test_a_decline_is_abstained_on_after_one_call(tmp_path: Path) -> None:
     model = _quoting("I don't know")
-    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted")
+    result = await _ask(tmp_path, model, OWLS, "A", **{"answer.style": "quoted"})
     assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_MODEL_IDK")
     assert len(model.prompts) == 1
 
 
 async def test_an_invented_quote_is_measured_and_abstained_on(tmp_path: Path) -> None:
     model = _quoting("bamboo\nQUOTE [1]: Owls are famous for eating bamboo in Peru.")
-    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", judge_policy="never")
+    result = await _ask(tmp_path, model, OWLS, "A", **{"answer.style": "quoted", "judge.policy": "never"})
     assert result["decision"] == "ABSTAIN"
     assert result["reason"] in {"ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_LOW_SUPPORT"}
     assert result["telemetry"]["draft_structure"]["quotes"][0]["status"] == "absent"
@@ -73,10 +73,10 @@ async def test_an_invented_quote_is_measured_and_abstained_on(tmp_path: Path) ->
 
 async def test_a_malformed_draft_is_a_signal_and_is_judged_by_its_claims_support(tmp_path: Path) -> None:
     model = _quoting("Owls, I think, hunt mice")
-    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", judge_policy="never")
+    result = await _ask(tmp_path, model, OWLS, "A", **{"answer.style": "quoted", "judge.policy": "never"})
     signals = result["telemetry"]["gate"][0]["signals"]
     assert signals["draft_status"] == "malformed" and signals["quote_verified"] is False
-    assert (result["decision"] == "STOP") == (signals["overlap"] >= A.overlap_tau)
+    assert (result["decision"] == "STOP") == (signals["overlap"] >= A.gate.overlap_tau)
     assert len(model.prompts) == 1  # no second reader call
 
 
@@ -86,8 +86,8 @@ async def test_the_quote_judge_rejects_an_answer_that_disagrees_with_the_quoted_
 
     model = ScriptedChatModel(script=reply, report_usage=True)
     # the generator's draft says "mice", and so does the judge's own extraction: supported
-    quote_judge = {"judge_policy": "always", "judge_style": "quote", "judge_accept_p": 0.5}
-    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted", **quote_judge)
+    quote_judge = {"judge.policy": "always", "judge.style": "quote", "judge.accept_p": 0.5}
+    result = await _ask(tmp_path, model, OWLS, "A", **{"answer.style": "quoted"}, **quote_judge)
     assert result["telemetry"]["judge"]["label"] == "SUPPORTED" and result["decision"] == "STOP"
 
 
@@ -102,7 +102,7 @@ def test_a_missing_inferred_anchor_never_causes_an_abstention() -> None:
 
 async def test_a_yes_no_answer_to_an_open_question_counts_as_declining(tmp_path: Path) -> None:
     model = _quoting("No\nQUOTE [1]: Owls hunt mice at night.")
-    result = await _ask(tmp_path, model, OWLS, "A", answer_style="quoted")
+    result = await _ask(tmp_path, model, OWLS, "A", **{"answer.style": "quoted"})
     gate = result["telemetry"]["gate"]
     assert gate[-1]["reason"] == "ABSTAIN_MODEL_IDK" and gate[0]["signals"]["idk"] is True
 
@@ -141,5 +141,3 @@ def test_auto_style_quotes_only_questions_that_ask_for_a_short_answer(question: 
     from anchorgate.tools.question.answer_type import short_answer_expected
 
     assert short_answer_expected(question, question_type(question)) is quoted
-
-

@@ -29,7 +29,12 @@ def _services(tmp_path: Path, model: ScriptedChatModel) -> str:
 
 
 def _config(tmp_path: Path, services_id: str, **extra: object) -> dict[str, object]:
-    return {"services_id": services_id, "checkpoint_db": str(tmp_path / "ckpt.sqlite"), "retrieval_k": 2, **extra}
+    return {
+        "resources.services_id": services_id,
+        "resources.checkpoint_db": str(tmp_path / "ckpt.sqlite"),
+        "retrieval.k": 2,
+        **extra,
+    }
 
 
 async def test_answer_is_cited_and_tokens_are_counted(tmp_path: Path) -> None:
@@ -55,7 +60,7 @@ async def test_idk_becomes_abstain_without_citations(tmp_path: Path) -> None:
 
 async def test_budget_too_small_for_any_call_abstains_without_calling(tmp_path: Path) -> None:
     model = ScriptedChatModel(script=["never used"])
-    overrides = _config(tmp_path, _services(tmp_path, model), token_budget=20)
+    overrides = _config(tmp_path, _services(tmp_path, model), **{"budget.token_budget": 20})
     result = await aask("What do owls hunt?", preset="baseline", overrides=overrides)
     assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_BUDGET")
     assert model.prompts == [] and result["tokens"]["total"] == 0
@@ -103,4 +108,4 @@ async def test_generate_node_alone_with_a_fake(tmp_path: Path) -> None:
 @pytest.mark.parametrize("question", ["", "   \n\t", "x" * 2001])
 async def test_bad_questions_fail_before_any_work(question: str, tmp_path: Path) -> None:
     with pytest.raises(InvalidQuestionError):
-        await aask(question, preset="baseline", overrides={"checkpoint_db": str(tmp_path / "c.sqlite")})
+        await aask(question, preset="baseline", overrides={"resources.checkpoint_db": str(tmp_path / "c.sqlite")})

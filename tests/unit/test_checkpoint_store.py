@@ -43,7 +43,7 @@ def damaged(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
     overrides = _overrides(tmp_path, _model())
     for n in range(5):
         asyncio.run(aask(QUESTION, preset="A", overrides=overrides, thread_id=f"t{n}"))
-    db = Path(overrides["checkpoint_db"])
+    db = Path(overrides["resources.checkpoint_db"])
     with sqlite3.connect(db) as conn:  # fold the WAL into the file, so the damage hits the checkpoints
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
@@ -56,7 +56,12 @@ def _digest(path: Path) -> str:
 
 
 def _cli(args: list[str], store: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    sets = ["--set", f"services_id={store['overrides']['services_id']}", "--set", f"checkpoint_db={store['db']}"]
+    sets = [
+        "--set",
+        f"resources.services_id={store['overrides']['resources.services_id']}",
+        "--set",
+        f"resources.checkpoint_db={store['db']}",
+    ]
     code = run([*args, *sets])
     out, err = capsys.readouterr()
     return code, out, err
@@ -66,7 +71,10 @@ def _assert_one_error_line(err: str, db: Path) -> None:
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith(f"error: checkpoint store {db} is damaged (")
-    assert f"anchorgate reset-checkpoints --set checkpoint_db={db}" in lines[0] and "nothing is deleted" in lines[0]
+    assert (
+        f"anchorgate reset-checkpoints --set resources.checkpoint_db={db}" in lines[0]
+        and "nothing is deleted" in lines[0]
+    )
     assert "Traceback" not in err and "internal error" not in err
 
 
@@ -164,7 +172,7 @@ def test_only_damage_counts_as_corruption() -> None:
 
 def test_reset_of_a_missing_store_creates_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "new" / "c.sqlite"
-    assert run(["reset-checkpoints", "--set", f"checkpoint_db={db}"]) == 0
+    assert run(["reset-checkpoints", "--set", f"resources.checkpoint_db={db}"]) == 0
     assert "created an empty one" in capsys.readouterr().out
     with sqlite3.connect(db) as conn:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

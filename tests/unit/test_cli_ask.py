@@ -69,7 +69,7 @@ def test_cli_ask_runs_preset_a_and_prints_anchors_and_the_gate(
 ) -> None:
     overrides = _overrides(tmp_path, _model())
     argv = ["ask", "What do Owls hunt in 1999?"]
-    for key in ("services_id", "checkpoint_db"):
+    for key in ("resources.services_id", "resources.checkpoint_db"):
         argv += ["--set", f"{key}={overrides[key]}"]
     assert run(argv) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -37,7 +37,7 @@ def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
 
 
 def _sets(overrides: dict[str, Any], **extra: str) -> list[str]:
-    sets = ["--set", f"services_id={overrides['services_id']}"]
+    sets = ["--set", f"resources.services_id={overrides['resources.services_id']}"]
     for key, value in extra.items():
         sets += ["--set", f"{key}={value}"]
     return sets
@@ -65,7 +65,7 @@ def test_a_checkpoint_db_that_is_a_folder_is_one_error_line_exit_73(
     overrides = _overrides(tmp_path, _model())
     folder = tmp_path / "a-folder"
     folder.mkdir()
-    code, out, err = _cli([*command, *_sets(overrides, checkpoint_db=str(folder))], capsys)
+    code, out, err = _cli([*command, *_sets(overrides, **{"resources.checkpoint_db": str(folder)})], capsys)
     assert code == EX_CANTCREAT == 73 and out == ""
     _one_error_line(err, f"checkpoint_db {folder} is a folder, not a SQLite file", f"{folder}/checkpoints.sqlite")
     assert list(tmp_path.iterdir()).count(tmp_path / "a-folder.locks") == 0  # refused before any lock was taken
@@ -77,7 +77,7 @@ def test_no_aiosqlite_traceback_follows_the_error_in_a_real_process(tmp_path: Pa
     folder.mkdir()
     for db in (folder, Path("/proc/self/store.sqlite")):  # a folder; a place no one can create a file, root neither
         done = subprocess.run(
-            [sys.executable, "-m", "anchorgate", "history", "t1", "--set", f"checkpoint_db={db}"],
+            [sys.executable, "-m", "anchorgate", "history", "t1", "--set", f"resources.checkpoint_db={db}"],
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
         assert done.returncode == 73, done.stderr
@@ -134,10 +134,12 @@ def test_an_unwritable_checkpoint_folder_is_exit_73_with_a_thread_and_a_warning_
     locked.mkdir()
     _deny_mkdir(monkeypatch, locked)
     db = locked / "stores" / "c.sqlite"
-    code, out, err = _cli(["ask", QUESTION, "--thread", "t1", *_sets(overrides, checkpoint_db=str(db))], capsys)
+    code, out, err = _cli(
+        ["ask", QUESTION, "--thread", "t1", *_sets(overrides, **{"resources.checkpoint_db": str(db)})], capsys
+    )
     assert code == 73 and out == ""
     _one_error_line(err, f"cannot write the checkpoint store {db}: Permission denied")
-    code, out, err = _cli(["ask", QUESTION, *_sets(overrides, checkpoint_db=str(db))], capsys)
+    code, out, err = _cli(["ask", QUESTION, *_sets(overrides, **{"resources.checkpoint_db": str(db)})], capsys)
     assert code == 0 and out.startswith("Owls hunt mice at night [1].")
     assert err.startswith(f"warning: cannot write the checkpoint store {db}: Permission denied; answering without")
 
@@ -157,7 +159,7 @@ def test_a_store_sqlite_cannot_open_is_exit_73_not_an_internal_error(
 
     monkeypatch.setattr(sqlite3, "connect", connect)
     db = tmp_path / "refused.sqlite"
-    code, out, err = _cli(["history", "t1", *_sets(overrides, checkpoint_db=str(db))], capsys)
+    code, out, err = _cli(["history", "t1", *_sets(overrides, **{"resources.checkpoint_db": str(db)})], capsys)
     assert code == 73 and out == ""
     _one_error_line(err, f"cannot write the checkpoint store {db}: unable to open database file")
 
@@ -172,7 +174,7 @@ def test_a_blank_thread_id_is_a_usage_error_not_a_random_thread(
 ) -> None:
     overrides = _overrides(tmp_path, _model())
     args = ["ask", QUESTION, "--thread", thread] if command == "ask" else [command, thread]
-    code, out, err = _cli([*args, *_sets(overrides, checkpoint_db=str(tmp_path / "c.sqlite"))], capsys)
+    code, out, err = _cli([*args, *_sets(overrides, **{"resources.checkpoint_db": str(tmp_path / "c.sqlite")})], capsys)
     assert code == EX_USAGE == 64 and out == ""
     _one_error_line(err, "error: the thread id '", "' is blank")  # one_line() folds the blanks themselves
     assert not (tmp_path / "c.sqlite").exists()  # no run was started, no store written
@@ -191,7 +193,14 @@ def test_a_control_character_in_a_thread_id_is_printed_escaped(
     overrides = _overrides(tmp_path, _model())
     thread = "t\x1b[31mred\n"
     code, out, _ = _cli(
-        ["ask", QUESTION, "--thread", thread, *_sets(overrides, checkpoint_db=str(tmp_path / "c.sqlite"))], capsys
+        [
+            "ask",
+            QUESTION,
+            "--thread",
+            thread,
+            *_sets(overrides, **{"resources.checkpoint_db": str(tmp_path / "c.sqlite")}),
+        ],
+        capsys,
     )
     assert code == 0 and "\x1b" not in out
     assert out.rstrip("\n").endswith("· thread t\\x1b[31mred\\n")
@@ -226,7 +235,7 @@ def test_resume_of_a_run_that_ended_on_an_llm_fault_is_exit_69_as_ask(
     tmp_path: Path, as_json: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
     overrides = _overrides(tmp_path, _timing_out_model())
-    sets = _sets(overrides, checkpoint_db=str(tmp_path / "c.sqlite"))
+    sets = _sets(overrides, **{"resources.checkpoint_db": str(tmp_path / "c.sqlite")})
     json_flag = ["--json"] if as_json else []
     code, _, asked = _cli(["ask", QUESTION, "--thread", "t4", *json_flag, *sets], capsys)
     assert code == EX_UNAVAILABLE == 69 and "ABSTAIN_LLM_TIMEOUT" in asked
@@ -259,7 +268,7 @@ def test_files_anchorgate_writes_are_not_group_or_world_writable_under_umask_000
     overrides = _overrides(tmp_path / "toy", _model())
     out_dir = tmp_path / "written"
     db = out_dir / "store" / "c.sqlite"
-    assert run(["ask", QUESTION, "--thread", "u1", *_sets(overrides, checkpoint_db=str(db))]) == 0
+    assert run(["ask", QUESTION, "--thread", "u1", *_sets(overrides, **{"resources.checkpoint_db": str(db)})]) == 0
 
     def index_and_report(_args: Any) -> int:  # an index and a report written by the code the commands use
         passages = [Passage("owls", "Owls", "Owls hunt mice at night.")]

@@ -21,12 +21,14 @@ from hypothesis import strategies as st
 import anchorgate
 from anchorgate import api
 from anchorgate.cli import run
-from anchorgate.graph.bounds import Range, Relative, Text
+from anchorgate.graph.bounds import Range, Text
 from anchorgate.graph.config import Config, field_names, parse_assignments, steps_needed
+from anchorgate.graph.config_groups import GROUPS, ResourceSettings
 from anchorgate.graph.presets import load_preset, preset_names
 from anchorgate.graph.studio_app import RunContextMiddleware
 from anchorgate.graph.studio_checks import check_assistant, check_run
 from anchorgate.prompts import prompt_names
+from anchorgate.threads import run_config
 from anchorgate.tools.errors import EX_CONFIG, EX_SOFTWARE, EX_USAGE, AnchorgateError, ConfigError, InvalidQuestionError
 from tests.unit.test_studio_app import ASSISTANT, FakeLookup, Server
 
@@ -52,32 +54,38 @@ def _model_never_loaded() -> Iterator[None]:
 
 # (setting, its `--set` text, its JSON value as Studio or an API caller sends it, words of the error)
 CASES: list[tuple[str, str, Any, str]] = [
-    ("token_budget", "99999999999999999999999", 99999999999999999999999, "token_budget must be at most 10000000"),
-    ("token_budget", "1000000000000", 10**12, "token_budget must be at most 10000000"),
-    ("recursion_limit", "0", 0, "recursion_limit must be at least 21"),
-    ("prompt_overrides", '{"generate_user":5}', {"generate_user": 5}, "['generate_user'] must be text, not int"),
     (
-        "prompt_overrides",
+        "budget.token_budget",
+        "99999999999999999999999",
+        99999999999999999999999,
+        "token_budget must be at most 10000000",
+    ),
+    ("budget.token_budget", "1000000000000", 10**12, "token_budget must be at most 10000000"),
+    ("retrieval.list_reserve", "5,-1", [5, -1], "list_reserve must hold numbers from 0 to 10000"),
+    ("retrieval.e5_scale", '{"retrieval.k": 3}', {"retrieval.k": 3}, "is not a setting on the embedding scale"),
+    ("llm.prompt_overrides", '{"generate_user":5}', {"generate_user": 5}, "['generate_user'] must be text, not int"),
+    (
+        "llm.prompt_overrides",
         '{"generate_user":"Answer {question}"}',
         {"generate_user": "Answer {question}"},
         "lacks placeholder(s) {documents}",
     ),
     (
-        "prompt_overrides",
+        "llm.prompt_overrides",
         '{"generate_user":"{documents} {question} {answer}"}',
         {"generate_user": "{documents} {question} {answer}"},
         "unknown placeholder(s) {answer}",
     ),
-    ("prompt_overrides", '{"nope":"x"}', {"nope": "x"}, "['nope'] is not a template name"),
-    ("gray_zone", "0.9,0.1", [0.9, 0.1], "gray_zone must be ordered"),
-    ("gray_zone", "1", [1.0], "gray_zone must be a pair"),
-    ("gray_zone", "0.1,0.2,0.3", [0.1, 0.2, 0.3], "gray_zone must be a pair"),
-    ("overlap_tau", "nan", math.nan, "overlap_tau must be a finite number"),
-    ("overlap_tau", "inf", math.inf, "overlap_tau must be a finite number"),
-    ("overlap_tau", "5", 5.0, "overlap_tau must be at most 2.0"),
-    ("n_ctx", "1", 1, "n_ctx must be at least 512"),
-    ("temperature", "50", 50.0, "temperature must be at most 2.0"),
-    ("llm_timeout_s", "0", 0.0, "llm_timeout_s must be above 0.0"),
+    ("llm.prompt_overrides", '{"nope":"x"}', {"nope": "x"}, "['nope'] is not a template name"),
+    ("gate.gray_zone", "0.9,0.1", [0.9, 0.1], "gray_zone must be ordered"),
+    ("gate.gray_zone", "1", [1.0], "gray_zone must be a pair"),
+    ("gate.gray_zone", "0.1,0.2,0.3", [0.1, 0.2, 0.3], "gray_zone must be a pair"),
+    ("gate.overlap_tau", "nan", math.nan, "overlap_tau must be a finite number"),
+    ("gate.overlap_tau", "inf", math.inf, "overlap_tau must be a finite number"),
+    ("gate.overlap_tau", "5", 5.0, "overlap_tau must be at most 2.0"),
+    ("llm.n_ctx", "1", 1, "n_ctx must be at least 512"),
+    ("llm.temperature", "50", 50.0, "temperature must be at most 2.0"),
+    ("llm.timeout_s", "0", 0.0, "llm.timeout_s must be above 0.0"),
 ]
 CASE_IDS = [f"{key}={raw}" for key, raw, _, _ in CASES]
 
@@ -170,7 +178,7 @@ def test_a_question_with_a_lone_surrogate_is_an_invalid_question(
 )
 def test_prompt_overrides_are_checked_against_the_packaged_templates(overrides: dict[str, Any], words: str) -> None:
     with pytest.raises(ConfigError) as refused:
-        Config(prompt_overrides=overrides)
+        Config().replace(**{"llm.prompt_overrides": overrides})
     assert words in refused.value.one_line()
 
 
@@ -180,20 +188,24 @@ def test_a_valid_override_keeps_exactly_the_packaged_placeholders() -> None:
         "judge_system": 'Reply {{"verdict": …}}',  # a literal brace, doubled
         "hyde": "{question}{question}",
     }
-    assert Config(prompt_overrides=overrides).prompt_overrides == overrides
+    assert Config().replace(**{"llm.prompt_overrides": overrides}).llm.prompt_overrides == overrides
 
 
 @pytest.mark.parametrize(
     ("changes", "words"),
     [
-        ({"max_rounds": 4}, "recursion_limit must be at least 48 (12 + 9 × max_rounds)"),
-        ({"chunk_overlap_tokens": 120}, "chunk_overlap_tokens must be below 120 (chunk_tokens)"),
-        ({"corpus": "docs\x00"}, "corpus must not hold a NUL character"),
-        ({"seed": 2**32}, "seed must be at most 4294967295"),
-        ({"token_budget": -5}, "token_budget must not be negative"),  # the words the e2e tests expect
-        ({"gray_zone": (0.2, math.nan)}, "gray_zone must hold finite numbers"),
-        ({"gray_zone": ("0.1", "0.2")}, "gray_zone must hold two numbers"),
-        ({"gray_zone": (0.2, 1.5)}, "gray_zone must lie within 0.0 and 1.0"),
+        ({"resources.corpus": "docs\x00"}, "resources.corpus must not hold a NUL character"),
+        ({"llm.seed": 2**32}, "llm.seed must be at most 4294967295"),
+        ({"budget.token_budget": -5}, "token_budget must not be negative"),  # the words the e2e tests expect
+        ({"gate.gray_zone": (0.2, math.nan)}, "gate.gray_zone must hold finite numbers"),
+        ({"gate.gray_zone": ("0.1", "0.2")}, "gate.gray_zone must hold two numbers"),
+        ({"gate.gray_zone": (0.2, 1.5)}, "gate.gray_zone must lie within 0.0 and 1.0"),
+        ({"retrieval.list_reserve": (5, True)}, "retrieval.list_reserve must hold two whole numbers"),
+        ({"retrieval.list_reserve[2]": 1}, "retrieval.list_reserve has parts [0] to [1], not [2]"),
+        ({"retrieval.e5_scale": {"retrieval.relevance_floor": 3}}, "must lie within 0 and 2"),
+        ({"llm.retry_backoff_s": (8.0, 1.0)}, "llm.retry_backoff_s must be ordered"),
+        ({"gate": {"overlap_tau": 0.5, "nope": 1}}, "unknown setting 'gate.nope'"),
+        ({"budget": 5}, "budget must be an object of budget settings"),
     ],
 )
 def test_relations_text_and_shapes(changes: dict[str, Any], words: str) -> None:
@@ -202,9 +214,10 @@ def test_relations_text_and_shapes(changes: dict[str, Any], words: str) -> None:
     assert words in refused.value.one_line()
 
 
-def test_recursion_limit_follows_max_rounds() -> None:
-    assert Config(max_rounds=4, recursion_limit=steps_needed(4)).recursion_limit == 48
-    assert steps_needed(3) <= Config().recursion_limit  # the default limit covers max_rounds up to 3
+def test_the_step_limit_follows_max_rounds() -> None:
+    four = Config().replace(**{"budget.max_rounds": 4})
+    assert run_config(four, "t")["recursion_limit"] == steps_needed(4) == 48
+    assert run_config(Config(), "t")["recursion_limit"] == steps_needed(1) == 21
 
 
 def test_every_preset_builds() -> None:
@@ -212,25 +225,23 @@ def test_every_preset_builds() -> None:
         assert load_preset(name).preset == name
 
 
-def test_every_number_declares_its_range_and_every_relative_bound_reads_an_earlier_setting() -> None:
-    order = field_names()
-    for field in dataclasses.fields(Config):
-        rule = field.metadata["allowed"]
-        default = getattr(Config(), field.name)
-        if isinstance(default, int | float) and not isinstance(default, bool):
-            assert isinstance(rule, Range), field.name
-        if isinstance(default, str) and rule is None:
-            pytest.fail(f"{field.name} has no rule")
-        for bound in (getattr(rule, "low", None), getattr(rule, "high", None)):
-            if isinstance(bound, Relative):
-                assert order.index(bound.reads) < order.index(field.name), field.name
-    assert isinstance(dataclasses.fields(Config)[order.index("corpus")].metadata["allowed"], Text)
+def test_every_number_declares_its_range_and_every_text_its_rule() -> None:
+    for group in GROUPS.values():
+        for field in dataclasses.fields(group):
+            rule = field.metadata["allowed"]
+            default = getattr(group(), field.name)
+            if isinstance(default, int | float) and not isinstance(default, bool):
+                assert isinstance(rule, Range), field.name
+            if isinstance(default, str):
+                assert rule is not None, field.name
+    corpus = next(f for f in dataclasses.fields(ResourceSettings) if f.name == "corpus")
+    assert isinstance(corpus.metadata["allowed"], Text)
 
 
 def test_anchorgate_config_shows_each_settings_range_or_choices(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["config"]) == 0
     out = capsys.readouterr().out
-    assert "    allowed: 1 ≤ token_budget ≤ 10000000\n" in out
+    assert "    allowed: 1 ≤ budget.token_budget ≤ 10000000\n" in out
     assert "    allowed: a pair low,high with 0.0 ≤ low ≤ high ≤ 1.0\n" in out
     assert "    allowed: one of none, baug\n" in out
 
@@ -277,7 +288,8 @@ def test_random_set_values_give_a_config_or_a_clean_error(assignments: list[str]
         _clean(exc)
         return
     json.dumps(config.to_dict(), allow_nan=False)  # what a checkpoint or Studio stores: finite, plain JSON
-    assert all(abs(v) < 2**63 for v in config.to_dict().values() if isinstance(v, int))  # msgpack's 64 bits
+    numbers = [v for group in config.to_dict().values() if isinstance(group, dict) for v in group.values()]
+    assert all(abs(v) < 2**63 for v in numbers if isinstance(v, int))  # msgpack's 64 bits
 
 
 @FUZZ

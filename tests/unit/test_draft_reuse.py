@@ -34,7 +34,11 @@ async def _ask(tmp_path: Path, model: ScriptedChatModel, question: str, **overri
     embeddings = BagOfWordsEmbeddings(256)
     index = build_or_load(PASSAGES, embeddings, "bow256", ChunkingSettings(120, 20), tmp_path / "idx", progress=False)
     services_id = register_services(Services(index, embeddings, model, "toy"))
-    settings = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), "relevance_floor": 0.0}
+    settings = {
+        "resources.services_id": services_id,
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        "retrieval.relevance_floor": 0.0,
+    }
     return await aask(question, preset="A", overrides={**settings, **overrides})
 
 
@@ -59,7 +63,7 @@ async def test_an_unchanged_context_keeps_the_draft_instead_of_a_second_call(tmp
 async def test_sampling_above_temperature_zero_asks_again(tmp_path: Path) -> None:
     """A reply sampled at temperature > 0 may differ: only a deterministic draft is kept."""
     model = _model()
-    result = await _ask(tmp_path, model, MISSING_ANCHOR_QUESTION, temperature=0.7)
+    result = await _ask(tmp_path, model, MISSING_ANCHOR_QUESTION, **{"llm.temperature": 0.7})
     assert result["telemetry"]["passes"] == 2
     assert len(_answer_prompts(model)) == 2
     assert result["telemetry"]["drafts_reused"] == 0

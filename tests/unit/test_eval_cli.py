@@ -90,8 +90,8 @@ def test_llm_faults_are_counted_apart_never_scored_and_retried_on_resume(
     model = server.model("mixed", "eval")
     out = tmp_path / "out"
     argv = ["eval", "--dataset", str(_dataset(tmp_path)), "--presets", "baseline,peer", "--llm", f"openai:{model}",
-            "--out", str(out), "--no-progress", "--no-llm-cache", "--set", f"cache_dir={tmp_path / 'cache'}",
-            "--set", "llm_timeout_s=5", "--set", "llm_max_retries=1", "--set", "llm_retry_backoff_s=0.05"]  # fmt: skip
+            "--out", str(out), "--no-progress", "--no-llm-cache", "--set", f"resources.cache_dir={tmp_path / 'cache'}",
+            "--set", "llm.timeout_s=5", "--set", "llm.max_retries=1", "--set", "llm_retry_backoff_s=0.05"]  # fmt: skip
     server.fail_words = {"green tea"}  # the server fails every call about q2
     try:
         assert run(argv) == 0
@@ -138,7 +138,7 @@ def test_a_failed_call_stops_the_judge_check_with_exit_69_not_a_verdict(
                                     "right_answer": "Mice", "hallucinated_answer": "Bamboo"}) + "\n")  # fmt: skip
     model = server.model("status-429", "judge-check")
     argv = ["eval", "--dataset", str(halueval), "--judge-check", "--llm", f"openai:{model}", "--no-llm-cache",
-            "--out", str(tmp_path / "judge"), "--set", "llm_max_retries=1", "--set", "llm_timeout_s=5"]  # fmt: skip
+            "--out", str(tmp_path / "judge"), "--set", "llm.max_retries=1", "--set", "llm.timeout_s=5"]  # fmt: skip
     assert run(argv) == 69
     errors = _errors(capsys.readouterr().err)
     assert len(errors) == 1 and "rate limiting" in errors[0] and "ABSTAIN_LLM_RATE_LIMITED; judge call" in errors[0]

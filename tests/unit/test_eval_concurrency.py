@@ -137,7 +137,7 @@ def _eval(tmp_path: Path, out: str, concurrency: int, **kwargs: Any) -> tuple[di
     dataset = tmp_path / "facts.jsonl"
     dataset.write_text("".join(json.dumps(item) + "\n" for item in ITEMS), encoding="utf-8")
     # one cache folder for every run of the module: each question's index is built once
-    overrides = {"llm": "openai:fake-chat", "cache_dir": str(CACHE_DIR[0]), "llm_max_retries": 0}
+    overrides = {"llm.model": "openai:fake-chat", "resources.cache_dir": str(CACHE_DIR[0]), "llm.max_retries": 0}
     options: dict[str, Any] = {"presets": PRESETS, "progress": False, "llm_cache": "", "overrides": overrides}
     started = time.monotonic()
     summary = run_eval(dataset, out_dir=tmp_path / out, concurrency=concurrency, **{**options, **kwargs})

@@ -169,10 +169,10 @@ def test_different_settings_are_refused_unless_forced(tmp_path: Path) -> None:
     model = CountingModel()
     _run(tmp_path, model, presets=["baseline"], limit=1)
     with pytest.raises(EvalError, match="different settings"):
-        _run(tmp_path, model, presets=["baseline"], limit=1, overrides={"retrieval_k": 4})
-    summary = _run(tmp_path, model, presets=["baseline"], limit=1, overrides={"retrieval_k": 4}, force=True)
+        _run(tmp_path, model, presets=["baseline"], limit=1, overrides={"retrieval.k": 4})
+    summary = _run(tmp_path, model, presets=["baseline"], limit=1, overrides={"retrieval.k": 4}, force=True)
     assert summary["new_records"] == {"baseline": 1}
-    assert json.loads((tmp_path / "out" / "run.json").read_text())["overrides"] == {"retrieval_k": 4}
+    assert json.loads((tmp_path / "out" / "run.json").read_text())["overrides"] == {"retrieval.k": 4}
 
 
 def test_report_files_plots_and_acceptance_table(tmp_path: Path) -> None:
@@ -290,7 +290,7 @@ def test_judge_accuracy_on_halueval(tmp_path: Path) -> None:
 
     model = ScriptedChatModel(script=verdict, report_usage=True)
     # grounding check off: every answer goes to the LLM judge (its re-ask loop is what this tests)
-    result = judge_accuracy(path, None, "local", overrides={"judge_grounding_min": 0.0}, model=model, llm_cache="")
+    result = judge_accuracy(path, None, "local", overrides={"judge.grounding_min": 0.0}, model=model, llm_cache="")
     assert result["items"] == 2 and result["accept_right_rate"] == 1.0
     assert result["reject_hallucinated_rate"] == 0.5 and result["accuracy"] == 0.75
     assert result["labels"]["hallucinated"] == {"UNSUPPORTED": 1, "SUPPORTED": 1}
@@ -310,7 +310,7 @@ def test_yes_no_judge_accuracy_uses_the_yes_probability(tmp_path: Path) -> None:
         return [("NO", math.log(1 - p_yes)), ("YES", math.log(p_yes))]
 
     model = ScriptedChatModel(script=lambda prompt: "NO", first_tokens=candidates)
-    overrides = {"judge_style": "yes_no", "judge_grounding_min": 0.0}  # the LLM judge alone
+    overrides = {"judge.style": "yes_no", "judge.grounding_min": 0.0}  # the LLM judge alone
     result = judge_accuracy(path, None, "local", overrides=overrides, model=model, llm_cache="")
     assert result["accuracy"] == 1.0 and result["labels"]["right"] == {"SUPPORTED": 1}
     assert result["confidence_auc"] == 1.0 and result["per_item"][0]["right_confidence"] == 0.35
@@ -350,11 +350,11 @@ def test_cli_runs_and_prints_a_summary(
     monkeypatch.setattr(runner, "default_services_factory", _factory(CountingModel(), tmp_path / "idx"))
     argv = ["eval", "--dataset", str(_dataset(tmp_path)), "--presets", "baseline,peer", "--limit", "99",
             "--out", str(tmp_path / "o"), "--no-progress", "--llm-cache", str(tmp_path / "c.sqlite"),
-            "--set", "retrieval_k=4"]  # fmt: skip
+            "--set", "retrieval.k=4"]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "5 questions" in out and "baseline: right" in out and "peer: right" in out and "report.md" in out
-    assert main([*argv[:-2], "--set", "retrieval_k=5"]) == 78  # another run's folder
+    assert main([*argv[:-2], "--set", "retrieval.k=5"]) == 78  # another run's folder
     assert "different settings" in capsys.readouterr().err
 
 
@@ -394,7 +394,7 @@ def test_the_judge_check_rejects_an_ungrounded_answer_without_a_call(tmp_path: P
     assert (item["right"], item["hallucinated"]) == ("SUPPORTED", "UNSUPPORTED") and result["accuracy"] == 1.0
     assert (item["right_grounding"], item["hallucinated_grounding"]) == (1.0, 0.0)
     assert len(model.prompts) == 1 and "Answer: Mice" in model.prompts[0]  # the ungrounded answer cost no call
-    off = judge_accuracy(path, None, "local", overrides={"judge_grounding_min": 0.0},
+    off = judge_accuracy(path, None, "local", overrides={"judge.grounding_min": 0.0},
                          model=ScriptedChatModel(script=lambda p: "SUPPORTED"), llm_cache="")  # fmt: skip
     assert off["per_item"][0]["hallucinated"] == "SUPPORTED"  # 0 leaves every answer to the LLM
 

@@ -37,7 +37,7 @@ async def test_dense_worker_returns_k_distinct_texts(tmp_path: Path) -> None:
     embeddings = BagOfWordsEmbeddings(64)
     index = build_or_load(passages, embeddings, "bow64", ChunkingSettings(120, 20), tmp_path, progress=False)
     services_id = register_services(Services(index, embeddings, ScriptedChatModel(), "toy"))
-    config = load_preset("baseline", {"services_id": services_id, "retrieval_k": 4})
+    config = load_preset("baseline", {"resources.services_id": services_id, "retrieval.k": 4})
 
     class Runtime:
         context = config

@@ -9,14 +9,13 @@ decides exactly as the same signals would with every round spent.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorgate.graph.config import Config
+from anchorgate.graph.config import Config, field_names
 from anchorgate.graph.gate import WITHDRAWAL_RULES, WithdrawalRule, can_start_round, decide, needs_judge
 from anchorgate.graph.presets import load_preset
 from anchorgate.graph.signals import GATE_REASONS, SIGNAL_NAMES
@@ -24,7 +23,7 @@ from tests.unit.test_gate import sig
 
 A = load_preset("A")
 B = load_preset("B")
-FIELDS = {f.name for f in dataclasses.fields(Config)}
+FIELDS = set(field_names())
 
 
 def _on(rule: WithdrawalRule, config: Config) -> Config:
@@ -32,7 +31,7 @@ def _on(rule: WithdrawalRule, config: Config) -> Config:
 
 
 def _off(rule: WithdrawalRule, config: Config) -> Config:
-    default = getattr(Config(), rule.setting)  # every rule is off by default
+    default = Config().get(rule.setting)  # every rule is off by default
     assert default not in rule.on
     return config.replace(**{rule.setting: default})
 
@@ -48,7 +47,7 @@ def test_each_row_names_a_declared_signal_setting_and_reasons(rule: WithdrawalRu
 @pytest.mark.parametrize("rule", WITHDRAWAL_RULES, ids=[r.signal for r in WITHDRAWAL_RULES])
 def test_a_fired_rule_retrieves_while_a_round_can_start_then_abstains(rule: WithdrawalRule) -> None:
     fired = sig(**{rule.signal: True})
-    one_round, two_rounds = _on(rule, A), _on(rule, B).replace(judge_policy="never")
+    one_round, two_rounds = _on(rule, A), _on(rule, B).replace(**{"judge.policy": "never"})
     assert decide(fired, one_round) == ("ABSTAIN", rule.abstain)
     assert decide(fired, two_rounds) == ("RETRIEVE_MORE", rule.retrieve)
     assert decide({**fired, "round": 2}, two_rounds) == ("ABSTAIN", rule.abstain)
@@ -66,7 +65,7 @@ def test_the_first_fired_row_decides() -> None:
 
 def test_a_withdrawn_gray_zone_stop_is_withdrawn_too() -> None:
     gray = sig(overlap=0.35, one_shot_used=True, answer_inconsistent=True)
-    never = A.replace(judge_policy="never")
+    never = A.replace(**{"judge.policy": "never"})
     assert decide({**gray, "answer_inconsistent": False}, never) == ("STOP", "STOP_BUDGET")
     assert decide(gray, never) == ("ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER")
 
@@ -76,7 +75,7 @@ def test_can_start_round_reads_rounds_tokens_and_novelty() -> None:
     assert can_start_round(sig(), two)
     assert not can_start_round(sig(), two, round_allowed=False)
     assert not can_start_round(sig(round=2), two)
-    assert not can_start_round(sig(tokens_left=two.min_round_tokens - 1), two)
+    assert not can_start_round(sig(tokens_left=two.budget.min_round_tokens - 1), two)
     assert not can_start_round(sig(pass_no=2, novelty=0.0), two)  # the last pass found nothing new
     assert not can_start_round(sig(), A)  # one round only
 
@@ -107,7 +106,7 @@ _signals = st.fixed_dictionaries(
 def test_no_round_allowed_decides_as_every_round_spent(changes: dict[str, Any], preset: str) -> None:
     config = load_preset(preset)
     signals = sig(**changes)
-    spent = {**signals, "round": max(signals["round"], config.max_rounds)}
+    spent = {**signals, "round": max(signals["round"], config.budget.max_rounds)}
     assert decide(signals, config, round_allowed=False) == decide(spent, config)
 
 
@@ -115,11 +114,11 @@ def test_a_new_row_is_read_like_the_others(monkeypatch: pytest.MonkeyPatch) -> N
     """Adding a rule is its row: the gate and the planner's no-round question read it like the others."""
     from anchorgate.graph import gate
 
-    row = WithdrawalRule("answer_bridged", "judge_bridged_answers", (False,), "RETRIEVE_LOW_SUPPORT",
+    row = WithdrawalRule("answer_bridged", "judge.bridged_answers", (False,), "RETRIEVE_LOW_SUPPORT",
                          "ABSTAIN_LOW_SUPPORT", skips_judge=True)  # fmt: skip
     monkeypatch.setattr(gate, "WITHDRAWAL_RULES", (*WITHDRAWAL_RULES, row))
     bridged = sig(answer_bridged=True)
-    two_rounds = B.replace(judge_policy="never")
+    two_rounds = B.replace(**{"judge.policy": "never"})
     assert decide(bridged, two_rounds) == ("RETRIEVE_MORE", "RETRIEVE_LOW_SUPPORT")
     assert decide(bridged, two_rounds, round_allowed=False) == ("ABSTAIN", "ABSTAIN_LOW_SUPPORT")
     assert decide(bridged, A) == ("STOP", "STOP_OVERLAP_OK")  # A judges bridged answers: the row is off

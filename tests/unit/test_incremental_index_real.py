@@ -37,7 +37,7 @@ def test_anchorgate_index_embeds_only_the_changed_file_with_the_real_model(
     folder.mkdir()
     for name, text in DOCS.items():
         (folder / name).write_text(text, encoding="utf-8")
-    argv = ["index", str(folder), "--set", f"cache_dir={tmp_path / 'cache'}"]
+    argv = ["index", str(folder), "--set", f"resources.cache_dir={tmp_path / 'cache'}"]
     out, err = _index(argv, capsys)
     assert "indexed 4 documents as 4 chunks" in out
     assert SUMMARY.search(err) and SUMMARY.search(err).groups() == ("4", "0", "new index")  # type: ignore[union-attr]
@@ -45,9 +45,9 @@ def test_anchorgate_index_embeds_only_the_changed_file_with_the_real_model(
     _, err = _index(argv, capsys)
     found = SUMMARY.search(err)
     assert found and found.groups() == ("1", "3", "1 changed, 0 added, 0 deleted documents"), err
-    config = Config().replace(corpus=str(folder), cache_dir=str(tmp_path / "cache"))
+    config = Config().replace(**{"resources.corpus": str(folder), "resources.cache_dir": str(tmp_path / "cache")})
     incremental, embeddings, _ = load_index_for(config, progress=False)
-    full, _, _ = load_index_for(config.replace(cache_dir=str(tmp_path / "full")), progress=False)
+    full, _, _ = load_index_for(config.replace(**{"resources.cache_dir": str(tmp_path / "full")}), progress=False)
     assert full.manifest["embedded"] == 4 and incremental.chunks == full.chunks
     for query in QUERIES:
         vector = embeddings.embed_query(query)
@@ -69,7 +69,7 @@ def test_a_corpus_whose_only_file_is_too_large_says_why(
 ) -> None:
     monkeypatch.setattr(corpus_module, "MAX_FILE_BYTES", 1024 * 1024)
     (tmp_path / "dump.txt").write_bytes(b"data" * (512 * 1024))
-    assert run(["index", str(tmp_path), "--set", f"cache_dir={tmp_path / 'cache'}"]) == 66
+    assert run(["index", str(tmp_path), "--set", f"resources.cache_dir={tmp_path / 'cache'}"]) == 66
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: corpus") and "\n" not in err
     assert "; skipped dump.txt: too large (2.0 MiB, limit 1.0 MiB)" in err

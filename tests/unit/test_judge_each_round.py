@@ -53,13 +53,13 @@ def _doubting_judge() -> ScriptedChatModel:
 
 async def _ask_b(tmp_path: Path, index: DenseIndex, **extra: Any) -> dict[str, Any]:
     services_id = register_services(Services(index, EMBEDDINGS, _doubting_judge(), "toy"))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    overrides = {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     return await aask("What do owls hunt at night?", preset="B", overrides=overrides)
 
 
 def test_preset_b_allows_one_judge_call_per_round() -> None:
     b = load_preset("B")
-    assert b.judge_max_calls == b.max_rounds == 2
+    assert b.judge.max_calls == b.budget.max_rounds == 2
 
 
 async def test_round_two_answer_is_judged_and_rejected(tmp_path: Path, index: DenseIndex) -> None:
@@ -71,6 +71,6 @@ async def test_round_two_answer_is_judged_and_rejected(tmp_path: Path, index: De
 
 
 async def test_with_one_judge_call_the_round_two_answer_stops_unjudged(tmp_path: Path, index: DenseIndex) -> None:
-    result = await _ask_b(tmp_path, index, judge_max_calls=1)
+    result = await _ask_b(tmp_path, index, **{"judge.max_calls": 1})
     assert result["rounds"] == 2 and result["tokens"]["by_stage"]["judge"]["calls"] == 1
     assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK")

@@ -1,4 +1,4 @@
-"""A two-hop answer through the graph: with `judge_bridged_answers=false` the judge is not asked of an
+"""A two-hop answer through the graph: with `judge.bridged_answers=false` the judge is not asked of an
 answer whose cited passage misses a question anchor another passage holds, and it stops unjudged;
 with the default the same doubting judge rejects it (HotpotQA "Latin" for the era of Haymo of
 Faversham; docs/benchmark-log.md, 2026-11-25: the judge and two-hop answers). Real graph, real index
@@ -52,18 +52,18 @@ def _reader_and_doubting_judge() -> ScriptedChatModel:
 async def _ask(tmp_path: Path, index: DenseIndex, **extra: Any) -> dict[str, Any]:
     services_id = register_services(Services(index, EMBEDDINGS, _reader_and_doubting_judge(), "toy"))
     overrides = {
-        "services_id": services_id,
-        "checkpoint_db": str(tmp_path / "c.sqlite"),
-        "answer_style": "free",
-        "judge_policy": "always",
-        "judge_style": "answerable",
+        "resources.services_id": services_id,
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        "answer.style": "free",
+        "judge.policy": "always",
+        "judge.style": "answerable",
         **extra,
     }
     return await aask(QUESTION, preset="A", overrides=overrides)
 
 
 async def test_a_two_hop_answer_is_not_judged_when_exempt(tmp_path: Path, index: DenseIndex) -> None:
-    result = await _ask(tmp_path, index, judge_bridged_answers=False)
+    result = await _ask(tmp_path, index, **{"judge.bridged_answers": False})
     gate = result["telemetry"]["gate"][-1]
     assert gate["signals"]["answer_bridged"] is True
     assert gate["signals"]["answer_unanchored"] is False  # linked by the title mention
@@ -82,8 +82,14 @@ async def test_a_year_the_cited_passage_lacks_is_no_hop(tmp_path: Path, index: D
     # passage has the year. That is a doubt about the answer, not a link: the judge is asked.
     question = "what language were books translated into in the era of the friar who died in 1244?"
     services_id = register_services(Services(index, EMBEDDINGS, _reader_and_doubting_judge(), "toy"))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), "answer_style": "free",
-                 "judge_policy": "always", "judge_style": "answerable", "judge_bridged_answers": False}  # fmt: skip
+    overrides = {
+        "resources.services_id": services_id,
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        "answer.style": "free",
+        "judge.policy": "always",
+        "judge.style": "answerable",
+        "judge.bridged_answers": False,
+    }
     result = await aask(question, preset="A", overrides=overrides)
     assert len(result["telemetry"]["context"]) == 2  # the passage holding 1244 is there, not cited
     assert result["telemetry"]["gate"][0]["signals"]["answer_bridged"] is False
@@ -91,5 +97,5 @@ async def test_a_year_the_cited_passage_lacks_is_no_hop(tmp_path: Path, index: D
 
 
 def test_preset_b_exempts_two_hop_answers_and_a_keeps_the_default() -> None:
-    assert load_preset("B").judge_bridged_answers is False
-    assert load_preset("A").judge_bridged_answers is True
+    assert load_preset("B").judge.bridged_answers is False
+    assert load_preset("A").judge.bridged_answers is True

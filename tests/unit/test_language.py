@@ -99,22 +99,26 @@ def _corpus(tmp_path: Path) -> Path:
 
 
 def test_index_records_the_choice_and_a_query_with_another_model_is_refused(tmp_path: Path) -> None:
-    config = Config(corpus=str(_corpus(tmp_path)), cache_dir=str(tmp_path / "cache"))
+    config = Config().replace(
+        **{"resources.corpus": str(_corpus(tmp_path)), "resources.cache_dir": str(tmp_path / "cache")}
+    )
     index, embeddings, _ = load_index_for(config, progress=False, repair=True)
     assert index.manifest["embedding_model"] == E5 and index.manifest["languages"]["shares"] == {"id": 1.0}
     assert "→ embedding model multilingual-e5-small (auto: id)" in index.choice
     assert isinstance(embeddings, E5Embeddings)
     with pytest.raises(ConfigError) as refused:
-        load_index_for(config.replace(embedding_model="minilm"), progress=False)
+        load_index_for(config.replace(**{"resources.embedding_model": "minilm"}), progress=False)
     assert "indexed with the embedding model multilingual-e5-small" in str(refused.value)
-    assert "--set embedding_model=" in str(refused.value.hint)
+    assert "--set resources.embedding_model=" in str(refused.value.hint)
     again, _, _ = load_index_for(config, progress=False)  # auto follows the index, nothing rebuilt
     assert again.path == index.path and not again.fresh
 
 
 def test_auto_follows_an_index_built_with_an_explicit_model(tmp_path: Path) -> None:
-    config = Config(corpus=str(_corpus(tmp_path)), cache_dir=str(tmp_path / "cache"))
-    built, _, _ = load_index_for(config.replace(embedding_model="minilm"), progress=False, repair=True)
+    config = Config().replace(
+        **{"resources.corpus": str(_corpus(tmp_path)), "resources.cache_dir": str(tmp_path / "cache")}
+    )
+    built, _, _ = load_index_for(config.replace(**{"resources.embedding_model": "minilm"}), progress=False, repair=True)
     assert built.manifest["embedding_model"] == MINILM
     followed, embeddings, _ = load_index_for(config, progress=False)
     assert followed.path == built.path and not isinstance(embeddings, E5Embeddings)
@@ -122,7 +126,9 @@ def test_auto_follows_an_index_built_with_an_explicit_model(tmp_path: Path) -> N
 
 
 def test_registered_bundle_with_the_wrong_model_is_refused(tmp_path: Path) -> None:
-    config = Config(corpus=str(_corpus(tmp_path)), cache_dir=str(tmp_path / "cache"))
+    config = Config().replace(
+        **{"resources.corpus": str(_corpus(tmp_path)), "resources.cache_dir": str(tmp_path / "cache")}
+    )
     index, embeddings, _ = load_index_for(config, progress=False, repair=True)
     llm = ScriptedChatModel(script=[])
     assert register_services(Services(index, embeddings, llm, "ok"))  # the right model is accepted

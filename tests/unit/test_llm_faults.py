@@ -42,7 +42,7 @@ HANG_S = 120.0  # far longer than any bound asserted below: a run that ends soon
 # generous: a fault run takes ~1 s idle, and 15 s was once exceeded on a machine running two model
 # evaluations and another test suite; a timeout that failed would take HANG_S
 RUN_BOUND_S = 60.0
-LIMITS = [f"llm_timeout_s={TIMEOUT_S}", "llm_max_retries=1", "llm_retry_backoff_s=0.05"]
+LIMITS = [f"llm.timeout_s={TIMEOUT_S}", "llm.max_retries=1", "llm_retry_backoff_s=0.05"]
 
 
 class FaultServer(ThreadingHTTPServer):
@@ -145,7 +145,9 @@ def write_corpus(root: Path) -> Path:
     docs.mkdir(parents=True, exist_ok=True)
     for name, text in DOCS.items():
         (docs / name).write_text(text + "\n", encoding="utf-8")
-    load_index_for(Config(corpus=str(docs), cache_dir=str(root / "cache")), progress=False)
+    load_index_for(
+        Config().replace(**{"resources.corpus": str(docs), "resources.cache_dir": str(root / "cache")}), progress=False
+    )
     return docs
 
 
@@ -163,7 +165,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def ask(corpus: Path, llm: str, preset: str, *extra: str) -> list[str]:
     """`anchorgate ask` argv on the test corpus with small timeouts and retries."""
     argv = ["ask", QUESTION, "--corpus", str(corpus), "--llm", llm, "--preset", preset,
-            "--set", f"cache_dir={corpus.parent / 'cache'}"]  # fmt: skip
+            "--set", f"resources.cache_dir={corpus.parent / 'cache'}"]  # fmt: skip
     for setting in LIMITS:
         argv += ["--set", setting]
     return [*argv, *extra]
@@ -253,7 +255,7 @@ def test_the_openai_clients_own_retries_are_not_added_to_ours(
 ) -> None:
     _env(monkeypatch, server.base_url)
     model = server.model("status-503", f"retries{retries}")
-    argv = ask(corpus, f"openai:{model}", "baseline", "--json", "--set", f"llm_max_retries={retries}")
+    argv = ask(corpus, f"openai:{model}", "baseline", "--json", "--set", f"llm.max_retries={retries}")
     assert run(argv) == 69
     result = json.loads(capsys.readouterr().out)
     assert result["reason"] == "ABSTAIN_LLM_UNAVAILABLE"
@@ -270,11 +272,13 @@ def test_fault_names_messages_and_backoff_are_one_documented_set() -> None:
     assert all(reason in (module.__doc__ or "") for reason in FAULT_REASONS.values())
     policy = RetryPolicy(retries=5, backoff_s=0.5, backoff_max_s=3.0)
     assert [policy.delay(n) for n in range(1, 6)] == [0.5, 1.0, 2.0, 3.0, 3.0]
-    assert RetryPolicy.of(Config(llm_max_retries=4, llm_retry_backoff_s=0.1)) == RetryPolicy(4, 0.1, 8.0)
+    assert RetryPolicy.of(Config().replace(**{"llm.max_retries": 4, "llm.retry_backoff_s[0]": 0.1})) == RetryPolicy(
+        4, 0.1, 8.0
+    )
     message, hint = fault_message({"stage": "rerank", "fault": "TIMEOUT", "reason": "ABSTAIN_LLM_TIMEOUT",
                                    "error": "Request timed out.", "attempts": None})  # fmt: skip
     assert message == "the LLM did not reply in time: Request timed out. (ABSTAIN_LLM_TIMEOUT; rerank call)"
-    assert "llm_timeout_s" in hint
+    assert "llm.timeout_s" in hint
 
 
 def test_a_fault_after_a_good_draft_ends_the_run_at_the_next_routing_point(

@@ -382,7 +382,7 @@ def test_a_bundle_built_for_other_model_files_is_not_reused(tmp_path: Path, monk
         services, "load_index_for", lambda config, progress=True: (None, None, SimpleNamespace(name="fake", skipped=[]))
     )
     monkeypatch.delenv("ANCHORGATE_GGUF", raising=False)
-    config = Config(corpus=f"fake-{tmp_path.name}")
+    config = Config().replace(**{"resources.corpus": f"fake-{tmp_path.name}"})
     for cache in ("one", "two", "two"):
         monkeypatch.setenv("ANCHORGATE_CACHE", str(tmp_path / cache))
         services.services_for(config)

@@ -37,30 +37,39 @@ QUESTION = """Jelaskan secara lengkap dan komprehensif tentang:
 _AUTHORITY = {"authority": 0.95, "year": 2020}
 CORPUS = [
     Passage(
-        "pp-37-1999", "PP 37/1999 tentang Penyertaan Modal Negara untuk Rekapitalisasi Bank Umum",
+        "pp-37-1999",
+        "PP 37/1999 tentang Penyertaan Modal Negara untuk Rekapitalisasi Bank Umum",
         "Peraturan Pemerintah ini mengatur penyertaan modal negara ke dalam bank umum dalam rangka program"
         " rekapitalisasi. Menteri Keuangan menetapkan besarnya penyertaan modal negara berdasarkan hasil evaluasi"
-        " Bank Indonesia. Bank yang menerima penyertaan modal wajib menyusun rencana kerja.", metadata=_AUTHORITY,
+        " Bank Indonesia. Bank yang menerima penyertaan modal wajib menyusun rencana kerja.",
+        metadata=_AUTHORITY,
     ),
     Passage(
-        "uu-1954", "UU 1954 tentang Penyelesaian Soal Pemakaian Tanah Perkebunan oleh Rakyat",
+        "uu-1954",
+        "UU 1954 tentang Penyelesaian Soal Pemakaian Tanah Perkebunan oleh Rakyat",
         "Undang-undang ini mengatur penyelesaian pemakaian tanah perkebunan oleh rakyat tanpa izin pemiliknya."
         " Pemerintah daerah menyelesaikan soal pemakaian tanah itu dengan memperhatikan kepentingan rakyat dan"
-        " kepentingan perusahaan perkebunan.", metadata=_AUTHORITY,
+        " kepentingan perusahaan perkebunan.",
+        metadata=_AUTHORITY,
     ),
     Passage(
-        "uu-19-1997", "UU 19/1997 tentang Penagihan Pajak dengan Surat Paksa",
+        "uu-19-1997",
+        "UU 19/1997 tentang Penagihan Pajak dengan Surat Paksa",
         "Penagihan pajak dilakukan dengan surat paksa apabila penanggung pajak tidak melunasi utang pajak setelah"
         " lewat jatuh tempo. Surat paksa mempunyai kekuatan eksekutorial dan kedudukan hukum yang sama dengan"
-        " putusan pengadilan. Juru sita pajak melaksanakan surat paksa dan penyitaan.", metadata=_AUTHORITY,
+        " putusan pengadilan. Juru sita pajak melaksanakan surat paksa dan penyitaan.",
+        metadata=_AUTHORITY,
     ),
     Passage(
-        "uu-13-2003", "UU 13/2003 tentang Ketenagakerjaan",
+        "uu-13-2003",
+        "UU 13/2003 tentang Ketenagakerjaan",
         "Setiap pekerja berhak memperoleh perlakuan yang sama tanpa diskriminasi dari pengusaha. Waktu kerja lembur"
-        " hanya dapat dilakukan paling banyak tiga jam dalam satu hari.", metadata=_AUTHORITY,
+        " hanya dapat dilakukan paling banyak tiga jam dalam satu hari.",
+        metadata=_AUTHORITY,
     ),
     Passage(
-        "uu-kup-keberatan", "UU KUP (UU 28/2007) Pasal 25–27: Keberatan dan Banding",
+        "uu-kup-keberatan",
+        "UU KUP (UU 28/2007) Pasal 25–27: Keberatan dan Banding",
         "Wajib pajak dapat mengajukan keberatan kepada Direktur Jenderal Pajak atas surat ketetapan pajak."
         " Keberatan diajukan secara tertulis dalam bahasa Indonesia dengan mengemukakan jumlah pajak yang terutang,"
         " dalam jangka waktu tiga bulan sejak tanggal surat ketetapan dikirim. Direktur Jenderal Pajak wajib memberi"
@@ -79,8 +88,9 @@ def _pool(model: str, root: Path) -> list[HybridHit]:
                           progress=False, name="seed004")  # fmt: skip
     searcher = HybridSearcher.for_index(index)
     return searcher.search(
-        QUESTION, embeddings.embed_query(QUESTION), pool_k=config.retrieval_pool_k, mode="hybrid",
-        fusion=config.fusion, relevance_floor=config.relevance_floor, dense_weight=config.dense_weight,
+        QUESTION, embeddings.embed_query(QUESTION), pool_k=config.retrieval.pool_k, mode="hybrid",
+        fusion=config.retrieval.fusion, relevance_floor=config.retrieval.relevance_floor,
+        dense_weight=config.retrieval.dense_weight,
     )  # fmt: skip
 
 
@@ -91,7 +101,7 @@ def test_the_corpus_language_selects_multilingual_e5() -> None:
 def test_seed_004_only_the_tax_objection_article_passes_the_relevance_gate(tmp_path: Path) -> None:
     pool = _pool(E5, tmp_path)
     assert pool and {hit.chunk.doc_id for hit in pool} == {"uu-kup-keberatan"}
-    assert pool[0].relevance >= load_preset("A").relevance_floor
+    assert pool[0].relevance >= load_preset("A").retrieval.relevance_floor
 
 
 @pytest.mark.parametrize("model", [MINILM])

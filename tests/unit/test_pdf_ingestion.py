@@ -155,7 +155,7 @@ def test_a_folder_of_only_unusable_pdfs_is_one_error_line_naming_the_reasons(
     _encrypt(write_pdf(tmp_path / "source.pdf", ORCHARD), folder / "locked.pdf")
     with pytest.raises(CorpusError):
         load_corpus(str(folder))
-    code = run(["index", str(folder), "--set", f"cache_dir={tmp_path / 'cache'}"])
+    code = run(["index", str(folder), "--set", f"resources.cache_dir={tmp_path / 'cache'}"])
     err = capsys.readouterr().err
     assert code == 66 and err.count("\n") == 1 and err.startswith("error: corpus ")
     assert "locked.pdf: encrypted PDF" in err and "scan.pdf: no extractable text" in err and "Traceback" not in err

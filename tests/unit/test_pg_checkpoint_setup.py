@@ -25,7 +25,7 @@ async def _open_and_list(config: Config, start: asyncio.Event) -> int:
 @pytest.mark.asyncio
 async def test_eight_concurrent_first_opens_create_the_tables_once() -> None:
     url = fresh_database("ckptsetup")
-    config = Config(checkpoint_db=url)
+    config = Config().replace(**{"resources.checkpoint_db": url})
     start = asyncio.Event()
     runs = [asyncio.create_task(_open_and_list(config, start)) for _ in range(8)]
     start.set()

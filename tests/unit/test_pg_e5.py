@@ -57,7 +57,15 @@ def scripted_chat(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _index(folder: Path, url: str, cache: Path, *extra: str) -> None:
-    argv = ["index", str(folder), "--set", f"vector_store={url}", "--set", f"cache_dir={cache}", *extra]
+    argv = [
+        "index",
+        str(folder),
+        "--set",
+        f"resources.vector_store={url}",
+        "--set",
+        f"resources.cache_dir={cache}",
+        *extra,
+    ]
     assert run(argv) == 0
 
 
@@ -78,10 +86,14 @@ async def test_an_indonesian_corpus_indexed_with_e5_is_asked_through_postgres(
     _index(folder, url, cache)
     assert "embedding model multilingual-e5-small (auto: id)" in capsys.readouterr().err
     [stored] = _stored_ids(url)
-    overrides: dict[str, Any] = {"corpus": str(folder), "cache_dir": str(cache), "vector_store": url}
+    overrides: dict[str, Any] = {
+        "resources.corpus": str(folder),
+        "resources.cache_dir": str(cache),
+        "resources.vector_store": url,
+    }
     result = await aask("Di mana letak ibu kota Indonesia?", preset="A", overrides=overrides)
     assert result["telemetry"]["context"][0]["id"].startswith("jakarta.txt#")
-    services = services_for(Config(**overrides))
+    services = services_for(Config().replace(**overrides))
     assert isinstance(services.index, StoreIndex) and services.index.manifest["embedding_model"] == E5
     assert f"{embedding_id(services.embeddings)}:1" == stored  # the id the FAISS path's manifests record
     searcher = services.index.searcher
@@ -96,11 +108,15 @@ async def test_an_indonesian_corpus_indexed_with_e5_is_asked_through_postgres(
 
 async def test_a_chinese_corpus_in_postgres_is_cut_at_sentence_ends_and_found(tmp_path: Path) -> None:
     folder, url, cache = corpus_folder(tmp_path, CHINESE), fresh_database("e5_zh"), tmp_path / "cache"
-    overrides: dict[str, Any] = {"corpus": str(folder), "cache_dir": str(cache), "vector_store": url,
-                                 "chunk_tokens": 64, "chunk_overlap_tokens": 8}  # fmt: skip
+    overrides: dict[str, Any] = {
+        "resources.corpus": str(folder),
+        "resources.cache_dir": str(cache),
+        "resources.vector_store": url,
+        "resources.chunk_tokens": 64,
+    }
     result = await aask("大熊猫主要吃什么？", preset="A", overrides=overrides)
     assert result["telemetry"]["context"][0]["id"].startswith("xiongmao.txt#")
-    index = services_for(Config(**overrides)).index
+    index = services_for(Config().replace(**overrides)).index
     assert isinstance(index, StoreIndex) and index.manifest["embedding_model"] == E5
     chunks = list(index.chunks)
     assert len(chunks) > len(CHINESE)  # each document is longer than one chunk
@@ -109,15 +125,19 @@ async def test_a_chinese_corpus_in_postgres_is_cut_at_sentence_ends_and_found(tm
 
 async def test_auto_follows_the_e5_collection_and_another_model_is_refused_by_name(tmp_path: Path) -> None:
     folder, url, cache = corpus_folder(tmp_path, ENGLISH), fresh_database("e5_follow"), tmp_path / "cache"
-    _index(folder, url, cache, "--set", "embedding_model=e5")  # an English corpus, e5 by choice
+    _index(folder, url, cache, "--set", "resources.embedding_model=e5")  # an English corpus, e5 by choice
     [stored] = _stored_ids(url)
-    overrides: dict[str, Any] = {"corpus": str(folder), "cache_dir": str(cache), "vector_store": url}
+    overrides: dict[str, Any] = {
+        "resources.corpus": str(folder),
+        "resources.cache_dir": str(cache),
+        "resources.vector_store": url,
+    }
     result = await aask("What do owls hunt?", preset="A", overrides=overrides)  # auto would say MiniLM
     assert result["telemetry"]["context"][0]["id"].startswith("owls.txt#")
-    index = services_for(Config(**overrides)).index
+    index = services_for(Config().replace(**overrides)).index
     assert isinstance(index, StoreIndex) and index.manifest["embedding_model"] == E5
     assert "was indexed with" in index.choice
     with pytest.raises(VectorStoreDataError, match=r"indexed with embedding model multilingual-e5-small \(id") as err:
-        await aask("What do owls hunt?", preset="A", overrides={**overrides, "embedding_model": "minilm"})
+        await aask("What do owls hunt?", preset="A", overrides={**overrides, "resources.embedding_model": "minilm"})
     assert "this run uses all-MiniLM-L6-v2" in err.value.message
     assert _stored_ids(url) == [stored]  # refused before anything was written

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from anchorgate.cli import run
+from anchorgate.graph.config import Config
 from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Passage
 from anchorgate.tools.errors import AnchorgateError, ConfigError
@@ -107,11 +108,8 @@ def test_a_server_without_pgvector_names_the_extension_to_install(server_without
 
 
 def test_a_vector_store_that_is_neither_faiss_nor_a_url_is_a_config_error() -> None:
-    class Settings:
-        vector_store = "fiass"
-
     with pytest.raises(ConfigError, match="neither 'faiss' nor a PostgreSQL URL"):
-        server_url(Settings())  # type: ignore[arg-type]
+        server_url(Config().replace(**{"resources.vector_store": "fiass"}))
 
 
 def test_the_cli_prints_one_error_line_and_exits_69_when_the_store_is_down(
@@ -121,7 +119,16 @@ def test_the_cli_prints_one_error_line_and_exits_69_when_the_store_is_down(
     docs.mkdir()
     (docs / "owls.txt").write_text("Owls hunt mice at night.\n", encoding="utf-8")
     url = f"postgresql://app:pw-123@127.0.0.1:{pg_embedded.free_port()}/db"
-    code = run(["index", str(docs), "--set", f"vector_store={url}", "--set", f"cache_dir={tmp_path / 'cache'}"])
+    code = run(
+        [
+            "index",
+            str(docs),
+            "--set",
+            f"resources.vector_store={url}",
+            "--set",
+            f"resources.cache_dir={tmp_path / 'cache'}",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 69 and err.count("error:") == 1 and "Traceback" not in err and "pw-123" not in err
     assert err.strip().splitlines()[-1].startswith("error: cannot use the PostgreSQL vector store at 127.0.0.1:")

@@ -33,7 +33,14 @@ def test_index_into_postgres_embeds_once_then_only_what_changed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     docs, url = corpus_folder(tmp_path, DOCS), fresh_database("cli")
-    argv = ["index", str(docs), "--set", f"vector_store={url}", "--set", f"cache_dir={tmp_path / 'cache'}"]
+    argv = [
+        "index",
+        str(docs),
+        "--set",
+        f"resources.vector_store={url}",
+        "--set",
+        f"resources.cache_dir={tmp_path / 'cache'}",
+    ]
     assert run(argv) == 0
     out, err = capsys.readouterr()
     assert out.startswith("indexed 3 documents as 3 chunks → postgresql 127.0.0.1:") and " collection docs-" in out
@@ -51,7 +58,7 @@ async def test_a_run_over_postgres_sees_the_passages_a_faiss_run_sees(tmp_path: 
     url = fresh_database("run")
     overrides = toy_overrides(tmp_path, toy_model())
     local = await aask("What do owls hunt?", preset=preset, overrides=overrides)
-    served = await aask("What do owls hunt?", preset=preset, overrides={**overrides, "vector_store": url})
+    served = await aask("What do owls hunt?", preset=preset, overrides={**overrides, "resources.vector_store": url})
     assert served["answer"] == local["answer"] and served["decision"] == local["decision"]
     assert [c["id"] for c in served["telemetry"]["context"]] == [c["id"] for c in local["telemetry"]["context"]]
     assert [c["score"] for c in served["telemetry"]["context"]] == pytest.approx(
@@ -63,23 +70,30 @@ async def test_a_run_over_postgres_sees_the_passages_a_faiss_run_sees(tmp_path: 
 async def test_a_collection_indexed_by_the_cli_is_used_as_it_is(tmp_path: Path) -> None:
     docs, url = corpus_folder(tmp_path, DOCS), fresh_database("shared")
     cache = str(tmp_path / "cache")
-    assert run(["index", str(docs), "--set", f"vector_store={url}", "--set", f"cache_dir={cache}"]) == 0
+    assert (
+        run(["index", str(docs), "--set", f"resources.vector_store={url}", "--set", f"resources.cache_dir={cache}"])
+        == 0
+    )
     before = collection_rows(url)
-    config = Config(corpus=str(docs), cache_dir=cache)
+    config = Config().replace(**{"resources.corpus": str(docs), "resources.cache_dir": cache})
     index, embeddings, _ = load_index_for(config, progress=False)  # the app's local bundle of the same corpus
     services_id = register_services(Services(index, embeddings, toy_model(), "docs"))
-    overrides: dict[str, Any] = {"services_id": services_id, "vector_store": url, "checkpoint_db": f"{cache}/c.sqlite"}
-    result = await aask("What do owls hunt?", preset="A", overrides={**overrides, "corpus": str(docs)})
+    overrides: dict[str, Any] = {
+        "resources.services_id": services_id,
+        "resources.vector_store": url,
+        "resources.checkpoint_db": f"{cache}/c.sqlite",
+    }
+    result = await aask("What do owls hunt?", preset="A", overrides={**overrides, "resources.corpus": str(docs)})
     assert result["decision"] == "STOP" and result["telemetry"]["context"]
     assert collection_rows(url) == before  # found up to date: not rewritten, nothing embedded
 
 
 async def test_a_run_against_a_collection_of_another_model_fails_with_its_error(tmp_path: Path) -> None:
     url = fresh_database("mismatch")
-    overrides = toy_overrides(tmp_path, toy_model(), vector_collection="docs")
-    await aask("What do owls hunt?", preset="A", overrides={**overrides, "vector_store": url})  # bow vectors
-    other = toy_overrides(tmp_path / "other", toy_model(), vector_collection="docs")
-    index = services_for(Config(services_id=other["services_id"])).index
+    overrides = toy_overrides(tmp_path, toy_model(), **{"resources.vector_collection": "docs"})
+    await aask("What do owls hunt?", preset="A", overrides={**overrides, "resources.vector_store": url})  # bow vectors
+    other = toy_overrides(tmp_path / "other", toy_model(), **{"resources.vector_collection": "docs"})
+    index = services_for(Config().replace(**{"resources.services_id": other["resources.services_id"]})).index
     index.manifest["embedding_id"] = "another-model"  # the same corpus indexed with another model
     with pytest.raises(VectorStoreDataError, match="was indexed with embedding model bow"):
-        await aask("What do owls hunt?", preset="A", overrides={**other, "vector_store": url})
+        await aask("What do owls hunt?", preset="A", overrides={**other, "resources.vector_store": url})

@@ -42,7 +42,12 @@ def scripted_chat(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _overrides(docs: Path, cache: Path, **extra: Any) -> dict[str, Any]:
-    return {"corpus": str(docs), "cache_dir": str(cache), "checkpoint_db": str(cache / "c.sqlite"), **extra}
+    return {
+        "resources.corpus": str(docs),
+        "resources.cache_dir": str(cache),
+        "resources.checkpoint_db": str(cache / "c.sqlite"),
+        **extra,
+    }
 
 
 @pytest.mark.parametrize("preset", ["baseline", "A", "B"])
@@ -51,7 +56,7 @@ async def test_a_postgres_run_builds_no_local_index_and_sees_the_same_context(tm
     local = await aask("What do owls hunt?", preset=preset, overrides=_overrides(docs, tmp_path / "local"))
     served_cache = tmp_path / "served"
     served = await aask(
-        "What do owls hunt?", preset=preset, overrides=_overrides(docs, served_cache, vector_store=url)
+        "What do owls hunt?", preset=preset, overrides=_overrides(docs, served_cache, **{"resources.vector_store": url})
     )
     assert (tmp_path / "local" / "indexes").is_dir()  # the reference did build its local index
     assert not (served_cache / "indexes").exists()  # the PostgreSQL run built none
@@ -64,14 +69,20 @@ async def test_a_postgres_run_builds_no_local_index_and_sees_the_same_context(tm
 
 
 def _collection_of(docs: Path, cache: Path, url: str) -> str:
-    index = services_for(Config(corpus=str(docs), cache_dir=str(cache), vector_store=url)).index
+    index = services_for(
+        Config().replace(
+            **{"resources.corpus": str(docs), "resources.cache_dir": str(cache), "resources.vector_store": url}
+        )
+    ).index
     assert isinstance(index, StoreIndex)
     return str(index.manifest["collection"])
 
 
 def test_the_bundle_reads_everything_from_the_store(tmp_path: Path) -> None:
     docs, url = corpus_folder(tmp_path, DOCS), fresh_database("bundle")
-    config = Config(corpus=str(docs), cache_dir=str(tmp_path / "cache"), vector_store=url)
+    config = Config().replace(
+        **{"resources.corpus": str(docs), "resources.cache_dir": str(tmp_path / "cache"), "resources.vector_store": url}
+    )
     index, embeddings, corpus = load_index_for(config, progress=False)
     assert isinstance(index, StoreIndex) and index.fresh
     assert not (tmp_path / "cache" / "indexes").exists()
@@ -96,9 +107,14 @@ def test_the_bundle_reads_everything_from_the_store(tmp_path: Path) -> None:
 
 async def test_a_collection_indexed_by_the_cli_is_used_without_a_local_index(tmp_path: Path) -> None:
     docs, url, cache = corpus_folder(tmp_path, DOCS), fresh_database("cli_then_run"), tmp_path / "cache"
-    assert run(["index", str(docs), "--set", f"vector_store={url}", "--set", f"cache_dir={cache}"]) == 0
+    assert (
+        run(["index", str(docs), "--set", f"resources.vector_store={url}", "--set", f"resources.cache_dir={cache}"])
+        == 0
+    )
     before = collection_rows(url, WITH_CHUNKS)
-    result = await aask("What do owls hunt?", preset="A", overrides=_overrides(docs, cache, vector_store=url))
+    result = await aask(
+        "What do owls hunt?", preset="A", overrides=_overrides(docs, cache, **{"resources.vector_store": url})
+    )
     assert result["decision"] == "STOP"
     assert result["telemetry"]["context"][0]["id"].split("#")[0] in ("owls.txt", "barn_owls.txt")
     assert collection_rows(url, WITH_CHUNKS) == before  # found current: not rewritten

@@ -51,7 +51,7 @@ async def test_prune_on_sqlite(tmp_path: Path) -> None:
 
 async def test_prune_on_postgresql(tmp_path: Path) -> None:
     url = fresh_database("prune")
-    await check_prune({**_overrides(tmp_path, _model()), "checkpoint_db": url})
+    await check_prune({**_overrides(tmp_path, _model()), "resources.checkpoint_db": url})
 
 
 AGES = [("30d", timedelta(days=30)), ("12h", timedelta(hours=12)), ("2w", timedelta(weeks=2)),
@@ -65,7 +65,9 @@ def test_ages(text: str, expected: timedelta) -> None:
 
 @pytest.mark.parametrize("text", ["banana", "30", "d", "0d", "-3d", "1.5d", "30y", ""])
 def test_a_bad_age_is_exit_64_with_one_line(text: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code = run(["prune-checkpoints", f"--older-than={text}", "--set", f"checkpoint_db={tmp_path / 'c.sqlite'}"])
+    code = run(
+        ["prune-checkpoints", f"--older-than={text}", "--set", f"resources.checkpoint_db={tmp_path / 'c.sqlite'}"]
+    )
     err = capsys.readouterr().err
     assert code == 64 and err.startswith("error: --older-than") and "30d" in err and err.count("\n") == 1
     assert not (tmp_path / "c.sqlite").exists()  # refused before the store was opened
@@ -73,7 +75,7 @@ def test_a_bad_age_is_exit_64_with_one_line(text: str, capsys: pytest.CaptureFix
 
 def test_the_command_reports_what_it_deleted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = tmp_path / "c.sqlite"
-    assert run(["prune-checkpoints", "--older-than", "30d", "--set", f"checkpoint_db={store}"]) == 0
+    assert run(["prune-checkpoints", "--older-than", "30d", "--set", f"resources.checkpoint_db={store}"]) == 0
     assert "deleted 0 of 0 threads" in capsys.readouterr().out
-    folder = run(["prune-checkpoints", "--older-than", "30d", "--set", f"checkpoint_db={tmp_path}"])
+    folder = run(["prune-checkpoints", "--older-than", "30d", "--set", f"resources.checkpoint_db={tmp_path}"])
     assert folder == 73 and "is a folder" in capsys.readouterr().err

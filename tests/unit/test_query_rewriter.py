@@ -56,7 +56,7 @@ async def _rewrite(
 ) -> tuple[dict[str, Any], ScriptedChatModel]:
     model = ScriptedChatModel(script=[reply], report_usage=True)
     services_id = register_services(Services(index, EMBEDDINGS, model, "toy"))
-    config = load_preset("B", {"services_id": services_id, **settings})
+    config = load_preset("B", {"resources.services_id": services_id, **settings})
     update = await rewrite_query(_state(question, fallback), Runtime(context=config))  # type: ignore[arg-type]
     return update, model
 
@@ -74,12 +74,6 @@ async def _rewrite(
         ("Did Federer win the Australian Open in 2017?", FEDERER, {}, "BLOCK_ENTITIES"),
         # a name the question does not have is as much a change of meaning as a dropped one
         ("Did Roger Federer win the Australian Open in 2017 in Melbourne?", FEDERER, {}, "BLOCK_ENTITIES"),
-        # the rewrite's best hit is far worse than the question's (similarity check relaxed to reach it)
-        ("what do owls hunt at night in quantum chromodynamics lattice gauge theory", OWLS,
-         {"rewrite_min_similarity": 0.0}, "BLOCK_TOP_DISTANCE"),
-        # as good a hit, but in another document: one document each (retrieval_k 1), nothing in common
-        ("what is green tea brewed from", OWLS,
-         {"rewrite_min_similarity": 0.0, "rewrite_top_distance_margin": 2.0, "retrieval_k": 1}, "BLOCK_JACCARD"),
     ],
 )  # fmt: skip
 async def test_the_guard_rejects_with_its_reason_and_the_question_is_kept(
@@ -100,14 +94,12 @@ async def test_dropped_entities_and_similarity_are_logged(index: DenseIndex) -> 
     assert 0.9 <= entry["similarity"] < 1.0
 
 
-async def test_a_similarity_below_the_configured_threshold_is_rejected(index: DenseIndex) -> None:
-    # 0.926 to the question: kept at the seed's 0.9, rejected at 0.95
+async def test_a_rewrite_similar_enough_to_the_question_is_kept(index: DenseIndex) -> None:
+    # 0.926 to the question: kept at the seed's 0.9 (the guard's other branches: tests/unit/test_confidence.py)
     kept, _ = await _rewrite(index, "What prey do owls hunt at night?")
-    strict, _ = await _rewrite(index, "What prey do owls hunt at night?", rewrite_min_similarity=0.95)
     assert kept["rewrite_log"][0]["reason"] == "ACCEPT" and kept["rewrite_log"][0]["similarity"] == pytest.approx(
         0.9258, abs=1e-3
     )
-    assert strict["rewrite_log"][0]["reason"] == "BLOCK_SIMILARITY"
 
 
 async def test_an_accepted_rewrite_replaces_only_the_question_worker(index: DenseIndex) -> None:
@@ -131,7 +123,7 @@ async def test_a_rejected_rewrite_falls_back_to_hyde_when_the_plan_says_so(index
 
 
 async def test_no_budget_means_no_rewrite_and_no_search(index: DenseIndex) -> None:
-    update, model = await _rewrite(index, "What prey do owls hunt at night?", token_budget=20)
+    update, model = await _rewrite(index, "What prey do owls hunt at night?", **{"budget.token_budget": 20})
     assert model.prompts == []
     assert update["rewrite_log"][0]["reason"] == "SKIPPED_BUDGET" and not update["rewrite_log"][0]["accepted"]
     assert update["pending_queries"][0]["query"] == OWLS
@@ -139,7 +131,7 @@ async def test_no_budget_means_no_rewrite_and_no_search(index: DenseIndex) -> No
 
 async def test_the_prompt_is_a_named_template_configuration_can_override(index: DenseIndex) -> None:
     override = {"rewrite": "REWRITE THIS{focus}: {question}\nRewritten question:"}
-    _, model = await _rewrite(index, "What prey do owls hunt at night?", prompt_overrides=override)
+    _, model = await _rewrite(index, "What prey do owls hunt at night?", **{"llm.prompt_overrides": override})
     assert model.prompts[0].startswith(f"REWRITE THIS: {OWLS}")
 
 
@@ -215,7 +207,7 @@ async def _ask_b(
 
     monkeypatch.setattr(HybridSearcher, "search", spy)
     services_id = register_services(Services(index, EMBEDDINGS, model, "toy"))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    overrides = {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
     return await aask(question, preset="B", overrides=overrides), searched
 
 
@@ -223,7 +215,9 @@ async def test_a_rejected_rewrite_is_never_sent_to_retrieval(
     tmp_path: Path, index: DenseIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rewrite = "Apa yang diburu burung hantu pada malam hari?"
-    result, searched = await _ask_b(tmp_path, index, _replier(rewrite), monkeypatch, round2_strategy="rewrite")
+    result, searched = await _ask_b(
+        tmp_path, index, _replier(rewrite), monkeypatch, **{"gate.round_strategy": "rewrite"}
+    )
     telemetry = result["telemetry"]
     assert result["rounds"] == 2 and telemetry["round_plans"][0]["strategy"] == "rewrite"
     assert [(w["rewrite"], w["accepted"], w["reason"]) for w in telemetry["rewrites"]] == [
@@ -238,7 +232,9 @@ async def test_an_accepted_rewrite_is_what_round_two_searches(
     tmp_path: Path, index: DenseIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rewrite = "What prey do owls hunt at night?"
-    result, searched = await _ask_b(tmp_path, index, _replier(rewrite), monkeypatch, round2_strategy="rewrite")
+    result, searched = await _ask_b(
+        tmp_path, index, _replier(rewrite), monkeypatch, **{"gate.round_strategy": "rewrite"}
+    )
     assert result["telemetry"]["rewrites"][0]["accepted"] is True
     assert searched.count(rewrite) == 1 and searched.count(OWLS) == 1
     assert "rewrite-r2" in result["telemetry"]["workers"]
@@ -264,7 +260,7 @@ async def test_auto_spends_no_round_when_the_model_declined_on_strong_evidence(
     assert set(auto["tokens"]["by_stage"]) == {"generate"} and searched.count(OWLS) == 1  # round 1 only
     # the same question with round 2 as before spends a HyDE call on it
     model = ScriptedChatModel(script=quoting_aware(declines), report_usage=True)
-    hyde, _ = await _ask_b(tmp_path, index, model, monkeypatch, round2_strategy="hyde")
+    hyde, _ = await _ask_b(tmp_path, index, model, monkeypatch, **{"gate.round_strategy": "hyde"})
     assert hyde["rounds"] == 2 and hyde["reason"] == "ABSTAIN_MODEL_IDK"
     assert hyde["tokens"]["total"] > auto["tokens"]["total"] and "hyde" in hyde["tokens"]["by_stage"]
     # round 2 found nothing new here, so the reader's draft was kept, not asked for again
@@ -275,17 +271,18 @@ async def test_auto_falls_back_to_hyde_when_the_rewrite_for_a_missing_anchor_is_
     tmp_path: Path, index: DenseIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # "Borneo" is in no passage: round 2 is planned as a rewrite that names it; this rewrite drops it
-    # (BLOCK_ENTITIES), so round 2 searches with HyDE's passage, as the plan's fallback says.
+    # and strays from the question (BLOCK_SIMILARITY), so round 2 searches with HyDE's passage, as the plan's
+    # fallback says.
     question = "What do owls hunt at night in Borneo?"
     model = _replier("What prey do owls hunt at night?")
-    settings = {"factoid_one_shot": False, "rewrite_min_similarity": 0.5}  # straight to round 2; past similarity
+    settings = {"gate.factoid_one_shot": False}  # straight to round 2
     result, searched = await _ask_b(tmp_path, index, model, monkeypatch, question=question, **settings)
     telemetry = result["telemetry"]
     plan = {"round": 2, "gate_reason": "RETRIEVE_MISSING_ANCHOR", "strategy": "rewrite", "why": "MISSING_ANCHOR",
             "focus": ["Borneo"], "fallback": "hyde"}  # fmt: skip
     assert telemetry["round_plans"] == [plan]
     (attempt,) = telemetry["rewrites"]
-    assert (attempt["reason"], attempt["dropped"], attempt["fallback"]) == ("BLOCK_ENTITIES", ["borneo"], "hyde")
+    assert (attempt["reason"], attempt["dropped"], attempt["fallback"]) == ("BLOCK_SIMILARITY", ["borneo"], "hyde")
     assert "Make sure it names Borneo explicitly." in next(p for p in model.prompts if "Rewritten question:" in p)
     assert telemetry["hyde"] == "Owls eat mice." and set(result["tokens"]["by_stage"]) >= {"rewrite", "hyde"}
     assert attempt["rewrite"] not in searched and searched.count(question) == 2
@@ -300,7 +297,9 @@ async def test_a_failed_rewrite_call_ends_the_run_on_its_fault(
         return _reply(prompt, "")
 
     model = ScriptedChatModel(script=quoting_aware(reply), report_usage=True)
-    result, searched = await _ask_b(tmp_path, index, model, monkeypatch, round2_strategy="rewrite", llm_max_retries=0)
+    result, searched = await _ask_b(
+        tmp_path, index, model, monkeypatch, **{"gate.round_strategy": "rewrite", "llm.max_retries": 0}
+    )
     (attempt,) = result["telemetry"]["rewrites"]
     assert attempt["reason"].startswith("SKIPPED_") and not attempt["accepted"]
     assert result["decision"] == "ABSTAIN" and result["reason"].startswith("ABSTAIN_LLM_")

@@ -20,42 +20,41 @@ DECLINED_STRONG = {"idk": True, "evidence_strong": True}
 
 
 @pytest.mark.parametrize(
-    ("strategy", "use_hyde", "next_round", "reason", "signals", "expected"),
+    ("strategy", "next_round", "reason", "signals", "expected"),
     [
-        # hyde: the behaviour before the setting (HyDE in round 2 when use_hyde, else the question)
-        ("hyde", True, 2, LOW, {}, RoundPlan("hyde", "STRATEGY_HYDE")),
-        ("hyde", True, 2, LOW, DECLINED_STRONG, RoundPlan("hyde", "STRATEGY_HYDE")),
-        ("hyde", False, 2, LOW, {}, RoundPlan("plain", "STRATEGY_PLAIN")),
-        ("hyde", True, 3, LOW, {}, RoundPlan("plain", "STRATEGY_PLAIN")),
+        # question: the question again, whatever the signals
+        ("question", 2, LOW, {}, RoundPlan("plain", "STRATEGY_PLAIN")),
+        ("question", 2, LOW, DECLINED_STRONG, RoundPlan("plain", "STRATEGY_PLAIN")),
+        # hyde: HyDE in round 2, the question in later rounds
+        ("hyde", 2, LOW, {}, RoundPlan("hyde", "STRATEGY_HYDE")),
+        ("hyde", 2, LOW, DECLINED_STRONG, RoundPlan("hyde", "STRATEGY_HYDE")),
+        ("hyde", 3, LOW, {}, RoundPlan("plain", "STRATEGY_PLAIN")),
         # rewrite: always, naming the missing anchors; a rejected one falls back to the question
-        ("rewrite", True, 2, ANCHOR, {"missing_anchors": ["Lilu"]},
-         RoundPlan("rewrite", "STRATEGY_REWRITE", ("Lilu",))),
-        ("rewrite", True, 2, LOW, DECLINED_STRONG, RoundPlan("rewrite", "STRATEGY_REWRITE")),
+        ("rewrite", 2, ANCHOR, {"missing_anchors": ["Lilu"]}, RoundPlan("rewrite", "STRATEGY_REWRITE", ("Lilu",))),
+        ("rewrite", 2, LOW, DECLINED_STRONG, RoundPlan("rewrite", "STRATEGY_REWRITE")),
         # auto: what the signals say is missing
-        ("auto", True, 2, UNSURE, {}, RoundPlan("rewrite", "INCONSISTENT_ANSWER", (), "hyde")),
-        ("auto", True, 2, ANCHOR, {"missing_anchors": ["Lilu", "Gallu"]},
+        ("auto", 2, UNSURE, {}, RoundPlan("rewrite", "INCONSISTENT_ANSWER", (), "hyde")),
+        ("auto", 2, ANCHOR, {"missing_anchors": ["Lilu", "Gallu"]},
          RoundPlan("rewrite", "MISSING_ANCHOR", ("Lilu", "Gallu"), "hyde")),
-        ("auto", True, 2, ANCHOR, {"missing_anchors": ["Lilu"], **DECLINED_STRONG},
+        ("auto", 2, ANCHOR, {"missing_anchors": ["Lilu"], **DECLINED_STRONG},
          RoundPlan("rewrite", "MISSING_ANCHOR", ("Lilu",), "hyde")),
-        ("auto", True, 2, LOW, DECLINED_STRONG, RoundPlan("none", "DECLINED_STRONG_EVIDENCE")),
-        ("auto", False, 2, LOW, DECLINED_STRONG, RoundPlan("none", "DECLINED_STRONG_EVIDENCE")),
-        ("auto", True, 2, LOW, {"idk": True, "evidence_strong": False}, RoundPlan("hyde", "LOW_SUPPORT")),
-        ("auto", True, 2, JUDGE, {"idk": False, "evidence_strong": True}, RoundPlan("hyde", "LOW_SUPPORT")),
-        ("auto", False, 2, LOW, {"idk": True}, RoundPlan("rewrite", "LOW_SUPPORT")),
-        ("auto", True, 3, LOW, {}, RoundPlan("rewrite", "LOW_SUPPORT")),
-        ("auto", False, 2, UNSURE, {}, RoundPlan("rewrite", "INCONSISTENT_ANSWER", (), "question")),
+        ("auto", 2, LOW, DECLINED_STRONG, RoundPlan("none", "DECLINED_STRONG_EVIDENCE")),
+        ("auto", 2, LOW, {"idk": True, "evidence_strong": False}, RoundPlan("hyde", "LOW_SUPPORT")),
+        ("auto", 2, JUDGE, {"idk": False, "evidence_strong": True}, RoundPlan("hyde", "LOW_SUPPORT")),
+        ("auto", 3, LOW, {}, RoundPlan("rewrite", "LOW_SUPPORT")),
+        ("auto", 3, UNSURE, {}, RoundPlan("rewrite", "INCONSISTENT_ANSWER", (), "question")),
     ],
 )  # fmt: skip
 def test_round_plan_table(
-    strategy: str, use_hyde: bool, next_round: int, reason: str, signals: dict[str, Any], expected: RoundPlan
+    strategy: str, next_round: int, reason: str, signals: dict[str, Any], expected: RoundPlan
 ) -> None:
-    config = load_preset("B", {"round2_strategy": strategy, "use_hyde": use_hyde, "max_rounds": 3})
+    config = load_preset("B", {"gate.round_strategy": strategy, "budget.max_rounds": 3})
     assert choose_round_plan({"missing_anchors": [], **signals}, reason, config, next_round) == expected
 
 
-def test_defaults_keep_every_preset_but_b_as_before() -> None:
-    assert {name: load_preset(name).round2_strategy for name in ("baseline", "A", "B", "C")} == {
-        "baseline": "hyde", "A": "hyde", "B": "auto", "C": "hyde",
+def test_only_b_chooses_what_a_round_asks() -> None:
+    assert {name: load_preset(name).gate.round_strategy for name in ("baseline", "A", "B", "C")} == {
+        "baseline": "question", "A": "question", "B": "auto", "C": "question",
     }  # fmt: skip
 
 
@@ -88,7 +87,7 @@ async def test_a_gate_that_would_still_retrieve_gets_its_round() -> None:
     # The gate wants the anchor one-shot even with no round left: no decision is forced, the round is spent.
     signals = _signals(missing_anchors=["owls"])
     state = {**_state(signals), "anchors": [{"text": "owls", "kind": "entity", "essential": True, "confidence": 1.0}]}
-    config = load_preset("B", {"round2_strategy": "auto"})
+    config = load_preset("B", {"gate.round_strategy": "auto"})
     assert _without_round(state, config, RoundPlan("none", "DECLINED_STRONG_EVIDENCE")) is None  # type: ignore[arg-type]
     update = await plan_round(state, Runtime(context=config))  # type: ignore[arg-type]
     assert update["round"] == 2 and update["round_plans"][0]["strategy"] == "rewrite"

@@ -94,11 +94,11 @@ async def _ask(
     tmp_path: Path, model: ScriptedChatModel, preset: str = "A", passages: list[Passage] = PASSAGES, **extra: Any
 ) -> dict[str, Any]:
     overrides = {
-        "services_id": _setup(tmp_path, model, passages),
-        "checkpoint_db": str(tmp_path / "c.sqlite"),
-        "answer_style": "quoted",
-        "relevance_floor": 0.0,  # bag-of-words scores of the toy index sit below the MiniLM floor
-        "second_reading_below_relevance": 1.0,  # the toy index is on the MiniLM scale, where A never reads again
+        "resources.services_id": _setup(tmp_path, model, passages),
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        "answer.style": "quoted",
+        "retrieval.relevance_floor": 0.0,  # bag-of-words scores of the toy index sit below the MiniLM floor
+        "gate.second_reading_below_relevance": 1.0,  # the toy index is on the MiniLM scale, where A never reads again
         **extra,
     }
     return await aask(QUESTION, preset=preset, overrides=overrides)
@@ -110,7 +110,7 @@ def _stages(result: dict[str, Any]) -> list[str]:
 
 async def test_an_answer_read_again_differently_is_withdrawn(tmp_path: Path) -> None:
     model = _reader(WRONG, RIGHT)
-    result = await _ask(tmp_path, model, second_reading="withdraw")
+    result = await _ask(tmp_path, model, **{"gate.second_reading": "withdraw"})
     assert (result["decision"], result["reason"]) == ("ABSTAIN", "ABSTAIN_INCONSISTENT_ANSWER")
     assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is True
     assert result["telemetry"]["second_reading"] == {"answer": "Ana Diaz", "second": "Ben Okafor", "agree": False}
@@ -119,55 +119,65 @@ async def test_an_answer_read_again_differently_is_withdrawn(tmp_path: Path) -> 
 
 
 async def test_record_only_measures(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader(WRONG, RIGHT), second_reading="record")
+    result = await _ask(tmp_path, _reader(WRONG, RIGHT), **{"gate.second_reading": "record"})
     assert (result["decision"], result["short_answer"]) == ("STOP", "Ana Diaz")
     assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is True
 
 
 async def test_an_answer_given_again_stands(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader(RIGHT, RIGHT), second_reading="withdraw")
+    result = await _ask(tmp_path, _reader(RIGHT, RIGHT), **{"gate.second_reading": "withdraw"})
     assert (result["decision"], result["short_answer"]) == ("STOP", "Ben Okafor")
     assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is False
 
 
 async def test_off_makes_no_second_call(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader(WRONG, RIGHT), second_reading="off")
+    result = await _ask(tmp_path, _reader(WRONG, RIGHT), **{"gate.second_reading": "off"})
     assert "second_reading" not in _stages(result)
     assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is None
 
 
 async def test_evidence_above_the_relevance_cap_is_not_read_again(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader(WRONG, RIGHT), second_reading="withdraw", second_reading_below_relevance=0.0)
+    result = await _ask(
+        tmp_path,
+        _reader(WRONG, RIGHT),
+        **{"gate.second_reading": "withdraw", "gate.second_reading_below_relevance": 0.0},
+    )
     assert "second_reading" not in _stages(result)
     assert (result["decision"], result["short_answer"]) == ("STOP", "Ana Diaz")
     assert result["telemetry"]["gate"][-1]["signals"]["top_relevance"] > 0.0
 
 
 async def test_a_reads_again_on_weak_e5_evidence_only(tmp_path: Path) -> None:
-    # preset A as shipped: never on the MiniLM scale, below e5_second_reading_below_relevance on e5's
-    overrides = {"checkpoint_db": str(tmp_path / "c.sqlite"), "answer_style": "quoted", "relevance_floor": 0.0}
-    on_minilm = {**overrides, "services_id": _setup(tmp_path / "m", _reader(WRONG, RIGHT), PASSAGES)}
+    # preset A as shipped: never on the MiniLM scale, below retrieval.e5_scale's cut on e5's
+    overrides = {
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        "answer.style": "quoted",
+        "retrieval.relevance_floor": 0.0,
+    }
+    on_minilm = {**overrides, "resources.services_id": _setup(tmp_path / "m", _reader(WRONG, RIGHT), PASSAGES)}
     minilm = await aask(QUESTION, preset="A", overrides=on_minilm)
     assert "second_reading" not in _stages(minilm) and minilm["short_answer"] == "Ana Diaz"
     e5_index = _setup(tmp_path / "e", _reader(WRONG, RIGHT), PASSAGES, E5ScaleBagOfWords(256))
-    e5 = {**overrides, "services_id": e5_index, "e5_relevance_floor": 0.0}
+    e5 = {**overrides, "resources.services_id": e5_index, "retrieval.e5_scale[retrieval.relevance_floor]": 0.0}
     weak = await aask(QUESTION, preset="A", overrides=e5)
     assert weak["telemetry"]["gate"][-1]["signals"]["top_relevance"] < 0.5  # the toy's scores are weak
     assert weak["reason"] == "ABSTAIN_INCONSISTENT_ANSWER"
-    strong = await aask(QUESTION, preset="A", overrides={**e5, "e5_second_reading_below_relevance": 0.0})
+    strong = await aask(
+        QUESTION, preset="A", overrides={**e5, "retrieval.e5_scale[gate.second_reading_below_relevance]": 0.0}
+    )
     assert "second_reading" not in _stages(strong) and strong["short_answer"] == "Ana Diaz"
 
 
 async def test_one_passage_is_not_read_again(tmp_path: Path) -> None:
     # the reply depends on passage order only; with one passage there is no other order to read
-    result = await _ask(tmp_path, _reader(WRONG, RIGHT), passages=PASSAGES[:1], second_reading="withdraw")
+    result = await _ask(tmp_path, _reader(WRONG, RIGHT), passages=PASSAGES[:1], **{"gate.second_reading": "withdraw"})
     assert len(result["telemetry"]["context"]) == 1
     assert "second_reading" not in _stages(result)
     assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is None
 
 
 async def test_a_declined_draft_is_not_read_again(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader("I don't know", RIGHT), second_reading="withdraw")
+    result = await _ask(tmp_path, _reader("I don't know", RIGHT), **{"gate.second_reading": "withdraw"})
     assert "second_reading" not in _stages(result)
     assert result["reason"] == "ABSTAIN_MODEL_IDK"
 
@@ -175,9 +185,11 @@ async def test_a_declined_draft_is_not_read_again(tmp_path: Path) -> None:
 async def test_no_budget_for_the_second_reading_leaves_the_signal_unmeasured(tmp_path: Path) -> None:
     # the budget fits the first reading but not a second one: the answer is then not called inconsistent
     model = _reader(WRONG, RIGHT)
-    first = await _ask(tmp_path, model, second_reading="off")
+    first = await _ask(tmp_path, model, **{"gate.second_reading": "off"})
     budget = first["tokens"]["total"] + 60
-    result = await _ask(tmp_path / "b", _reader(WRONG, RIGHT), second_reading="withdraw", token_budget=budget)
+    result = await _ask(
+        tmp_path / "b", _reader(WRONG, RIGHT), **{"gate.second_reading": "withdraw", "budget.token_budget": budget}
+    )
     skipped = [c for c in result["telemetry"]["calls"] if c["stage"] == "second_reading"]
     assert skipped and skipped[0].get("skipped") == "BUDGET"
     assert result["telemetry"]["gate"][-1]["signals"]["answer_inconsistent"] is None
@@ -185,7 +197,7 @@ async def test_no_budget_for_the_second_reading_leaves_the_signal_unmeasured(tmp
 
 
 async def test_b_spends_round_2_on_an_inconsistent_answer(tmp_path: Path) -> None:
-    result = await _ask(tmp_path, _reader(WRONG, RIGHT), preset="B", second_reading="withdraw")
+    result = await _ask(tmp_path, _reader(WRONG, RIGHT), preset="B", **{"gate.second_reading": "withdraw"})
     reasons = [g["reason"] for g in result["telemetry"]["gate"]]
     assert reasons[0] == "RETRIEVE_INCONSISTENT_ANSWER"
     assert result["reason"] == "ABSTAIN_INCONSISTENT_ANSWER"  # round 2 reads the same two passages

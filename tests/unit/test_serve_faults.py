@@ -15,8 +15,13 @@ from tests.unit.test_llm_faults import QUESTION, closed_port, write_corpus
 
 def test_an_unreachable_model_server_is_503_with_the_fault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     corpus = write_corpus(tmp_path)
-    defaults = {"llm": "openai:absent-model", "corpus": str(corpus), "cache_dir": str(tmp_path / "cache"),
-                "checkpoint_db": str(tmp_path / "c.sqlite"), "llm_max_retries": 0}  # fmt: skip
+    defaults = {
+        "llm.model": "openai:absent-model",
+        "resources.corpus": str(corpus),
+        "resources.cache_dir": str(tmp_path / "cache"),
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        "llm.max_retries": 0,
+    }
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-dummy-not-a-key")
     with closed_port() as port:
         monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")

@@ -55,10 +55,12 @@ def test_ask_returns_the_cli_record_with_a_thread(client: TestClient) -> None:
 
 
 def test_the_stream_reports_progress_decisions_tokens_and_the_record(client: TestClient) -> None:
-    events = stream_events(client, {"question": QUESTION, "thread_id": "owls-2", "settings": {"token_budget": 900}})
+    events = stream_events(
+        client, {"question": QUESTION, "thread_id": "owls-2", "settings": {"budget.token_budget": 900}}
+    )
     names = [name for name, _ in events]
     assert names[0] == "accepted" and names[-1] == "result"
-    assert events[0][1]["budget"] == 900 and events[0][1]["thresholds"]["overlap"]["setting"] == "overlap_tau"
+    assert events[0][1]["budget"] == 900 and events[0][1]["thresholds"]["overlap"]["setting"] == "gate.overlap_tau"
     assert names.index("node_finished") < names.index("gate_decision") < names.index("result")
     gate = next(data for name, data in events if name == "gate_decision")
     assert gate["action"] == "STOP" and gate["reason"] == "STOP_OVERLAP_OK" and gate["signals"]["overlap"] == 1.0
@@ -76,7 +78,7 @@ def test_history_replay_resume_and_delete(client: TestClient) -> None:
     history = client.get("/v1/threads/t-1/history").json()
     assert history["question"] == QUESTION and history["outcome"]["decision"] == "STOP"
     before_generation = next(r for r in history["checkpoints"] if r["next"] == ["generator"])
-    body = {"checkpoint_id": before_generation["checkpoint_id"], "overrides": {"token_budget": 30}}
+    body = {"checkpoint_id": before_generation["checkpoint_id"], "overrides": {"budget.token_budget": 30}}
     forked = client.post("/v1/threads/t-1/replay", json=body).json()
     assert (forked["decision"], forked["reason"]) == ("ABSTAIN", "ABSTAIN_BUDGET")
     assert forked["before"]["decision"] == "STOP" and "passages" in forked
@@ -96,10 +98,13 @@ def test_history_replay_resume_and_delete(client: TestClient) -> None:
         ({}, "question is missing"),
         ({"question": QUESTION, "preset": "Z"}, "preset"),
         ({"question": QUESTION, "settings": {"token_budgt": 5}}, "unknown setting 'token_budgt'"),
-        ({"question": QUESTION, "settings": {"token_budget": "5"}}, "token_budget must be of type int"),
-        ({"question": QUESTION, "settings": {"token_budget": -1}}, "token_budget"),
-        ({"question": QUESTION, "settings": {"corpus": "/etc"}}, "may not set corpus"),
-        ({"question": QUESTION, "settings": {"checkpoint_db": "/tmp/x.sqlite"}}, "may not set checkpoint_db"),
+        ({"question": QUESTION, "settings": {"budget.token_budget": "5"}}, "token_budget must be of type int"),
+        ({"question": QUESTION, "settings": {"budget.token_budget": -1}}, "token_budget"),
+        ({"question": QUESTION, "settings": {"resources.corpus": "/etc"}}, "may not set resources.corpus"),
+        (
+            {"question": QUESTION, "settings": {"resources.checkpoint_db": "/tmp/x.sqlite"}},
+            "may not set resources.checkpoint_db",
+        ),
         ({"question": QUESTION, "colour": "red"}, "unknown field 'colour'"),
         ({"question": QUESTION, "thread_id": "../../etc/passwd"}, "not allowed"),
         ({"question": QUESTION, "thread_id": "a..b"}, "not allowed"),
@@ -114,7 +119,7 @@ def test_bad_input_is_422_with_a_one_line_detail_and_nothing_stored(
     assert response.status_code == 422, response.text
     detail = response.json()["detail"]
     assert isinstance(detail, str) and words in detail and "\n" not in detail
-    assert not Path(defaults["checkpoint_db"]).exists()  # no thread was written, not even the store
+    assert not Path(defaults["resources.checkpoint_db"]).exists()  # no thread was written, not even the store
 
 
 def test_malformed_json_and_huge_bodies(client: TestClient) -> None:
@@ -213,7 +218,9 @@ def test_schema_page_and_probes_need_no_cdn(client: TestClient) -> None:
 
 
 def test_readyz_names_what_failed_to_load(tmp_path: Path) -> None:
-    settings = ServeSettings(defaults={"corpus": str(tmp_path / "missing"), "cache_dir": str(tmp_path)})
+    settings = ServeSettings(
+        defaults={"resources.corpus": str(tmp_path / "missing"), "resources.cache_dir": str(tmp_path)}
+    )
     with TestClient(create_app(settings)) as client:
         for _ in range(200):
             ready = client.get("/readyz")

@@ -27,7 +27,7 @@ class FakeLookup:
 
     async def assistant_context(self, assistant_id: str) -> dict[str, Any] | None:
         self.calls.append(f"assistant {assistant_id}")
-        return load_preset("B", {"corpus": DOCS}).to_dict() if assistant_id == ASSISTANT else None
+        return load_preset("B", {"resources.corpus": DOCS}).to_dict() if assistant_id == ASSISTANT else None
 
     async def cron_assistant_id(self, cron_id: str) -> str | None:
         self.calls.append(f"cron {cron_id}")
@@ -84,10 +84,10 @@ async def test_a_bad_body_is_answered_with_422_and_never_reaches_the_server(setu
 
 async def test_a_good_body_reaches_the_server_with_its_settings_expanded(setup: Any) -> None:
     client, server, lookup = setup
-    body = {"assistant_id": ASSISTANT, "input": QUESTION, "context": {"token_budget": 2500}}
+    body = {"assistant_id": ASSISTANT, "input": QUESTION, "context": {"budget.token_budget": 2500}}
     response = await client.post(f"/threads/{THREAD}/runs/stream", json=body)
     assert response.status_code == 200
-    expected = load_preset("B", {"corpus": DOCS, "token_budget": 2500}).to_dict()
+    expected = load_preset("B", {"resources.corpus": DOCS, "budget.token_budget": 2500}).to_dict()
     assert server.received == [{**body, "context": expected}]
     assert lookup.calls == [f"assistant {ASSISTANT}"]
 
@@ -97,8 +97,10 @@ async def test_batches_cron_updates_and_thread_continuations_use_what_is_stored(
     batch = [{"assistant_id": "anchorgate", "input": QUESTION}, {"assistant_id": ASSISTANT, "input": {"question": "?"}}]
     response = await client.post("/runs/batch", json=batch)
     assert response.status_code == 422 and "only punctuation" in response.json()["detail"]
-    response = await client.patch(f"/runs/crons/{CRON}", json={"context": {"max_rounds": 3}})
-    assert response.status_code == 200 and server.received[-1]["context"]["use_hyde"] is True  # B, from the cron
+    response = await client.patch(f"/runs/crons/{CRON}", json={"context": {"budget.max_rounds": 3}})
+    assert (
+        response.status_code == 200 and server.received[-1]["context"]["gate"]["round_strategy"] == "auto"
+    )  # B, from the cron
     response = await client.post(f"/threads/{THREAD}/runs/wait", json={"assistant_id": "anchorgate"})
     assert response.status_code == 422 and "the thread holds no question yet" in response.json()["detail"]
     missing = "00000000-0000-0000-0000-000000000000"

@@ -66,15 +66,20 @@ def test_other_routes_are_passed_through(method: str, path: str) -> None:
 
 
 def test_a_preset_is_expanded_into_its_full_settings_with_the_overrides() -> None:
-    settings = resolve_settings({"preset": "b", "token_budget": 3000})
-    assert settings == load_preset("B", {"token_budget": 3000})
-    assert settings.use_hyde is True and settings.max_rounds == 2
+    settings = resolve_settings({"preset": "b", "budget.token_budget": 3000})
+    assert settings == load_preset("B", {"budget.token_budget": 3000})
+    assert settings.gate.round_strategy == "auto" and settings.budget.max_rounds == 2
 
 
 def test_overrides_apply_to_a_stored_assistant_unless_they_name_a_preset() -> None:
-    base = load_preset("B", {"corpus": DOCS}).to_dict()
-    layered = resolve_settings({"token_budget": 2500}, base)
-    assert (layered.preset, layered.corpus, layered.token_budget, layered.use_hyde) == ("B", DOCS, 2500, True)
+    base = load_preset("B", {"resources.corpus": DOCS}).to_dict()
+    layered = resolve_settings({"budget.token_budget": 2500}, base)
+    assert (layered.preset, layered.resources.corpus, layered.budget.token_budget, layered.gate.round_strategy) == (
+        "B",
+        DOCS,
+        2500,
+        "auto",
+    )
     assert resolve_settings({"preset": "A"}, base) == load_preset("A")
     assert resolve_settings({}, None) == load_preset("baseline")
 
@@ -85,9 +90,9 @@ def test_overrides_apply_to_a_stored_assistant_unless_they_name_a_preset() -> No
         ({"preset": "Z"}, "unknown preset 'Z'"),
         ({"preset": 3}, "preset must be a string"),
         ({"tokn_budget": 5}, "unknown setting 'tokn_budget'"),
-        ({"token_budget": "5"}, "token_budget must be of type int"),
-        ({"token_budget": -5}, "token_budget must not be negative"),
-        ({"gate": "maybe"}, "gate='maybe' is not one of"),
+        ({"budget.token_budget": "5"}, "token_budget must be of type int"),
+        ({"budget.token_budget": -5}, "token_budget must not be negative"),
+        ({"gate.mode": "maybe"}, "gate.mode='maybe' is not one of"),
         (["preset", "A"], "context must be a JSON object"),
     ],
 )
@@ -103,7 +108,7 @@ def test_bad_settings_are_refused(context: Any, message: str) -> None:
         (None, "the run has no input"),
         ({}, "input has no question"),
         ("What is pass?", "input must be a JSON object, got str"),
-        ({"question": "What is pass?", "token_budget": 5}, "unknown key(s) 'token_budget'"),
+        ({"question": "What is pass?", "budget.token_budget": 5}, "unknown key(s) 'budget.token_budget'"),
         ({"question": ""}, "the question is empty"),
         ({"question": "what is the of"}, "has only stopwords"),
         ({"question": "x" * 21}, "the limit is 20"),
@@ -116,20 +121,20 @@ def test_bad_inputs_are_refused(run_input: Any, message: str) -> None:
 
 
 def test_check_run_expands_the_context_and_measures_the_question_with_its_limit() -> None:
-    checked = check_run({**GOOD, "context": {"preset": "A", "token_budget": 3000}})
-    assert checked["context"] == load_preset("A", {"token_budget": 3000}).to_dict()
+    checked = check_run({**GOOD, "context": {"preset": "A", "budget.token_budget": 3000}})
+    assert checked["context"] == load_preset("A", {"budget.token_budget": 3000}).to_dict()
     assert checked["input"] == GOOD["input"]
     with pytest.raises(InvalidQuestionError, match="the limit is 10"):
-        check_run({**GOOD, "context": {"max_question_chars": 10}})
+        check_run({**GOOD, "context": {"llm.max_question_chars": 10}})
     with pytest.raises(InvalidQuestionError, match="the limit is 10"):  # an assistant's limit counts too
-        check_run(GOOD, base=load_preset("A", {"max_question_chars": 10}).to_dict())
+        check_run(GOOD, base=load_preset("A", {"llm.max_question_chars": 10}).to_dict())
     assert "context" not in check_run(GOOD)  # nothing to expand: the assistant's own settings apply
 
 
 def test_settings_in_config_configurable_are_checked_like_a_context() -> None:
     legacy = {**GOOD, "config": {"configurable": {"preset": "B", "thread_id": THREAD, "langgraph_request_id": "r"}}}
     configurable = check_run(legacy)["config"]["configurable"]
-    assert configurable["use_hyde"] is True and configurable["thread_id"] == THREAD
+    assert configurable["gate"]["round_strategy"] == "auto" and configurable["thread_id"] == THREAD
     with pytest.raises(ConfigError, match="unknown setting 'tokn_budget'"):
         check_run({**GOOD, "config": {"configurable": {"tokn_budget": 1}}})
 
@@ -139,7 +144,7 @@ def test_no_setting_is_mistaken_for_one_of_langgraphs_own_configurable_values() 
     checked = check_run({**GOOD, "config": {"configurable": {**every_setting, "checkpoint_id": "c"}}})
     assert checked["config"]["configurable"] == {**every_setting, "checkpoint_id": "c"}
     with pytest.raises(ConfigError, match="checkpoint_db must be of type str"):
-        check_run({**GOOD, "config": {"configurable": {"checkpoint_db": 5}}})
+        check_run({**GOOD, "config": {"configurable": {"resources.checkpoint_db": 5}}})
 
 
 def test_a_run_without_input_is_allowed_only_where_it_can_go_on() -> None:
@@ -174,7 +179,7 @@ def test_an_assistant_stores_full_settings_and_bad_ones_are_refused() -> None:
     assert checked["context"] == load_preset("C").to_dict() and checked["name"] == "c"
     with pytest.raises(ConfigError, match="unknown preset"):
         check_assistant({"graph_id": "anchorgate", "context": {"preset": "nope"}})
-    with pytest.raises(ConfigError, match="unknown setting 'budget'"):
+    with pytest.raises(ConfigError, match="budget must be an object of budget settings"):
         check_assistant({"config": {"configurable": {"budget": 1}}})
     assert check_assistant({"name": "renamed"}) == {"name": "renamed"}
 

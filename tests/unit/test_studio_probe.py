@@ -31,11 +31,14 @@ STORING_ROUTES: list[tuple[str, str, Any]] = [
     ("PATCH", f"/assistants/{CRON}", {"name": "renamed"}),
 ]
 UNREACHABLE = [
-    ({"llm": "bogus:zzz"}, "llm='bogus:zzz' cannot be used: unknown model spec 'bogus:zzz'"),
-    ({"llm": "gguf:/nonexistent/model.gguf"}, "model file /nonexistent/model.gguf does not exist"),
-    ({"llm": "openai:"}, "unknown model spec 'openai:'"),
-    ({"corpus": "/nonexistent/dir"}, "corpus='/nonexistent/dir' cannot be used: corpus path /nonexistent/dir does not"),
-    ({"cache_dir": f"{DOCS}/datasets.md/cache"}, "datasets.md is a file"),
+    ({"llm.model": "bogus:zzz"}, "llm.model='bogus:zzz' cannot be used: unknown model spec 'bogus:zzz'"),
+    ({"llm.model": "gguf:/nonexistent/model.gguf"}, "model file /nonexistent/model.gguf does not exist"),
+    ({"llm.model": "openai:"}, "unknown model spec 'openai:'"),
+    (
+        {"resources.corpus": "/nonexistent/dir"},
+        "resources.corpus='/nonexistent/dir' cannot be used: corpus path /nonexistent/dir does not",
+    ),
+    ({"resources.cache_dir": f"{DOCS}/datasets.md/cache"}, "datasets.md is a file"),
 ]
 
 
@@ -65,7 +68,7 @@ async def test_a_model_corpus_or_cache_that_cannot_be_reached_is_refused_on_ever
     assert response.status_code == 422, response.text
     assert named in response.json()["detail"]
     assert server.received == []
-    good = await _send(client, method, path, _with_context(body, {"corpus": DOCS, "llm": "local-0.5b"}))
+    good = await _send(client, method, path, _with_context(body, {"resources.corpus": DOCS, "llm.model": "local-0.5b"}))
     assert good.status_code == 200 and len(server.received) == 1
 
 
@@ -73,13 +76,23 @@ async def test_a_model_corpus_or_cache_that_cannot_be_reached_is_refused_on_ever
     ("path", "body", "named"),
     [
         # the run routes' rule, for crons too: a cron with both would fail at every firing
-        ("/runs/crons", {"context": {"token_budget": 3000}, "config": {"configurable": {"token_budget": "abc"}}},
-         "the body has both context and config.configurable"),
-        ("/runs/crons", {"config": {"configurable": {"token_budget": "abc"}}}, "token_budget must be of type int"),
-        (f"/threads/{THREAD}/runs/crons", {"context": {"preset": "A"}, "config": {"configurable": {"thread_id": "x"}}},
-         "both context and config.configurable"),
+        (
+            "/runs/crons",
+            {"context": {"budget.token_budget": 3000}, "config": {"configurable": {"budget.token_budget": "abc"}}},
+            "the body has both context and config.configurable",
+        ),
+        (
+            "/runs/crons",
+            {"config": {"configurable": {"budget.token_budget": "abc"}}},
+            "token_budget must be of type int",
+        ),
+        (
+            f"/threads/{THREAD}/runs/crons",
+            {"context": {"preset": "A"}, "config": {"configurable": {"thread_id": "x"}}},
+            "both context and config.configurable",
+        ),
     ],
-)  # fmt: skip
+)
 async def test_context_and_configurable_are_checked_on_crons_as_on_runs(
     studio: Any, path: str, body: dict[str, Any], named: str
 ) -> None:

@@ -35,7 +35,7 @@ def holder(tmp_path: Path) -> Any:
     """Start a child process holding thread 'busy''s lock of `tmp_path`'s store; yields (process, release)."""
     overrides = _overrides(tmp_path, _model())
     held, release_it = SPAWN.Event(), SPAWN.Event()
-    child = SPAWN.Process(target=hold, args=(overrides["checkpoint_db"], "busy", held, release_it))
+    child = SPAWN.Process(target=hold, args=(overrides["resources.checkpoint_db"], "busy", held, release_it))
     child.start()
     assert held.wait(WAIT_S), "the child never took the lock"
     yield child, release_it, overrides
@@ -44,7 +44,12 @@ def holder(tmp_path: Path) -> Any:
 
 
 def _sets(overrides: dict[str, Any]) -> list[str]:
-    return ["--set", f"services_id={overrides['services_id']}", "--set", f"checkpoint_db={overrides['checkpoint_db']}"]
+    return [
+        "--set",
+        f"resources.services_id={overrides['resources.services_id']}",
+        "--set",
+        f"resources.checkpoint_db={overrides['resources.checkpoint_db']}",
+    ]
 
 
 def test_a_busy_thread_is_refused_by_every_writing_command(holder: Any, capsys: pytest.CaptureFixture[str]) -> None:
@@ -81,13 +86,13 @@ def test_reset_never_moves_a_store_a_run_is_writing(holder: Any, capsys: pytest.
     asyncio.run(aask(QUESTION, overrides=overrides, thread_id="other"))  # a store with something in it
     assert run(["reset-checkpoints", "--force", *_sets(overrides)]) == EX_TEMPFAIL
     assert "is in use" in capsys.readouterr().err
-    db = Path(overrides["checkpoint_db"])
+    db = Path(overrides["resources.checkpoint_db"])
     assert not list(db.parent.glob(f"{db.name}.corrupt-*"))
 
 
 async def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     overrides = _overrides(tmp_path, _model())
-    db = overrides["checkpoint_db"]
+    db = overrides["resources.checkpoint_db"]
     held, release_it = SPAWN.Event(), SPAWN.Event()
     child = SPAWN.Process(target=hold, args=(db, "t", held, release_it))
     child.start()

@@ -15,7 +15,7 @@ WAIT_S = 120  # only a bound for a broken test; every wait ends on an event
 
 def hold(db: str, thread: str, held: EventType, release_it: EventType) -> None:
     """Hold `thread`'s lock until told to let go."""
-    with thread_lock(Config(checkpoint_db=db), thread):
+    with thread_lock(Config().replace(**{"resources.checkpoint_db": db}), thread):
         held.set()
         release_it.wait(WAIT_S)
 
@@ -24,7 +24,7 @@ def race(db: str, thread: str, start: BarrierType, tried: BarrierType, results: 
     """Try the lock at the same moment as the others; hold it until all have tried."""
     start.wait(WAIT_S)
     try:
-        with thread_lock(Config(checkpoint_db=db), thread):
+        with thread_lock(Config().replace(**{"resources.checkpoint_db": db}), thread):
             results.put("won")
             tried.wait(WAIT_S)
     except ThreadBusyError:

@@ -33,7 +33,7 @@ def _overrides(tmp_path: Path, model: ScriptedChatModel, services_id: str = "", 
     embeddings = BagOfWordsEmbeddings(128)
     index = build_or_load(PASSAGES, embeddings, "bow", ChunkingSettings(64, 8), tmp_path / "idx", progress=False)
     services_id = register_services(Services(index, embeddings, model, "toy"), services_id)
-    return {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
+    return {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite"), **extra}
 
 
 def _model() -> ScriptedChatModel:
@@ -59,17 +59,17 @@ async def test_replay_with_a_smaller_budget_changes_the_outcome(tmp_path: Path) 
     rows = await thread_history(resolve_config("A", overrides), "r1")
     before_generation = next(r for r in rows if r["next"] == ["generator"])
     forked = await replay(
-        resolve_config("A", overrides), "r1", before_generation["checkpoint_id"], {"token_budget": 30}
+        resolve_config("A", overrides), "r1", before_generation["checkpoint_id"], {"budget.token_budget": 30}
     )
     assert forked["decision"] == "ABSTAIN" and forked["reason"] == "ABSTAIN_BUDGET"
     assert forked["tokens"]["total"] <= 30
     assert forked["before"]["decision"] == "STOP" and forked["before"]["answer"] == first["answer"]
-    assert forked["overrides"] == {"token_budget": 30}
+    assert forked["overrides"] == {"budget.token_budget": 30}
     # the fork runs on with the thread's own settings (preset A) plus the override
     history = await thread_history(resolve_config("A", overrides), "r1")
     assert history[0]["decision"] == "ABSTAIN"
     again = await resume(resolve_config("A", overrides), "r1")  # the fork's settings are the thread's now
-    assert again["resumed"] is False and again["settings"]["token_budget"] == 30
+    assert again["resumed"] is False and again["settings"]["budget"]["token_budget"] == 30
 
 
 async def test_resume_of_a_finished_thread_changes_nothing(tmp_path: Path) -> None:

@@ -103,8 +103,12 @@ def _reader_citing_naruto() -> ScriptedChatModel:
 
 async def _ask(tmp_path: Path, index: DenseIndex, preset: str, **extra: Any) -> dict[str, Any]:
     services_id = register_services(Services(index, EMBEDDINGS, _reader_citing_naruto(), "toy"))
-    overrides = {"services_id": services_id, "checkpoint_db": str(tmp_path / "c.sqlite"), "answer_style": "free",
-                 **extra}  # fmt: skip
+    overrides = {
+        "resources.services_id": services_id,
+        "resources.checkpoint_db": str(tmp_path / "c.sqlite"),
+        "answer.style": "free",
+        **extra,
+    }
     return await aask(QUESTION, preset=preset, overrides=overrides)
 
 
@@ -117,7 +121,7 @@ async def test_preset_a_withdraws_the_unanchored_answer(tmp_path: Path, index: D
 
 
 async def test_with_the_setting_off_the_same_answer_stops(tmp_path: Path, index: DenseIndex) -> None:
-    result = await _ask(tmp_path, index, "A", abstain_unanchored_answers=False)
+    result = await _ask(tmp_path, index, "A", **{"gate.abstain_unanchored_answers": False})
     assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK")
     assert "Naruto Uzumaki" in result["answer"]
 

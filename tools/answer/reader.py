@@ -12,17 +12,18 @@ a reply into the draft update, markers repaired when enabled. Not here: which no
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from anchorgate.prompts import render
 from anchorgate.tools.answer.quoted_draft import answer_grounding, check_quotes, draft_grammar, parse_draft, user_answer
-from anchorgate.tools.answer.support import repair_citations
-from anchorgate.tools.llm.budgeted import BudgetSettings, budgeted_call
+from anchorgate.tools.answer.support import SUPPORTED_AT, repair_citations
+from anchorgate.tools.llm.budgeted import budgeted_call
 from anchorgate.tools.llm.calls import CallOutcome
 from anchorgate.tools.question.answer_type import short_answer_expected
 from anchorgate.tools.services import aservices_for
+from anchorgate.tools.settings import ReaderSettings
 
 # A small model sometimes starts copying the evidence block after its answer; a new passage
 # header or delimiter ends the answer instead of burning the completion budget.
@@ -31,28 +32,12 @@ ANSWER_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:")
 QUOTED_STOPS = ("\n[", "<documents>", "</documents>", "\nQuestion:", "\n\n")
 
 
-class ReaderSettings(BudgetSettings, Protocol):
-    """The settings the reader's functions read (a `Config` satisfies it)."""
-
-    @property
-    def prompt_overrides(self) -> dict[str, str]: ...
-
-    @property
-    def repair_citations(self) -> bool: ...
-
-    @property
-    def support_threshold(self) -> float: ...
-
-    @property
-    def answer_style(self) -> str: ...
-
-
 async def recited(text: str, state: Mapping[str, Any], config: ReaderSettings) -> dict[str, Any]:
     """The draft update for `text`: markers moved to the passage that supports each claim, if enabled."""
-    if not config.repair_citations or not text:
+    if not config.answer.repair_citations or not text:
         return {"draft": text}
     embeddings = (await aservices_for(config)).embeddings
-    repaired, repairs = repair_citations(text, state.get("context", []), embeddings, config.support_threshold)
+    repaired, repairs = repair_citations(text, state.get("context", []), embeddings, SUPPORTED_AT)
     return {"draft": repaired, "citation_repairs": repairs} if repairs else {"draft": text}
 
 
@@ -82,8 +67,8 @@ async def quoted_recited(outcome: CallOutcome, state: Mapping[str, Any], config:
 def quoted_messages(config: ReaderSettings, documents: str, question: str, user_template: str) -> list[BaseMessage]:
     """System instructions of the quoted style and the evidence + question turn."""
     return [
-        SystemMessage(render("answer_quoted_system", config.prompt_overrides)),
-        HumanMessage(render(user_template, config.prompt_overrides, documents=documents, question=question)),
+        SystemMessage(render("answer_quoted_system", config.llm.prompt_overrides)),
+        HumanMessage(render(user_template, config.llm.prompt_overrides, documents=documents, question=question)),
     ]
 
 
@@ -110,6 +95,6 @@ async def quoted_call(
 def uses_quotes(config: ReaderSettings, state: Mapping[str, Any]) -> bool:
     """Whether this question's drafts are quoted: `quoted`, or `auto` and the question asks for a short
     answer (`short_answer_expected`)."""
-    if config.answer_style == "auto":
+    if config.answer.style == "auto":
         return short_answer_expected(state["question"], state.get("question_type", "other"))
-    return config.answer_style == "quoted"
+    return config.answer.style == "quoted"

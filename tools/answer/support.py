@@ -22,6 +22,8 @@ from anchorgate.tools.text.sentences import split_sentences
 
 LEXICAL_WEIGHT, SEMANTIC_WEIGHT = 0.6, 0.4
 
+SUPPORTED_AT = 0.5  # claim support (0.6 lexical + 0.4 semantic) that counts as supported: the seed's
+
 
 @dataclass(frozen=True)
 class ClaimSupport:
@@ -54,7 +56,7 @@ def support_report(
     answer: str,
     context: Sequence[Mapping[str, Any]],
     embeddings: Embeddings | None,
-    threshold: float = 0.5,
+    threshold: float = SUPPORTED_AT,
 ) -> tuple[float, list[ClaimSupport]]:
     """(overlap, per-claim support). An "I don't know" or empty answer has overlap 0.
 
@@ -143,24 +145,11 @@ def _claim_pieces(answer: str) -> list[list[str]]:
     return pieces
 
 
-def keep_supported(answer: str, claims: Sequence[dict[str, Any]]) -> tuple[str, int]:
-    """The answer without its unsupported sentences (markers kept) and how many were dropped.
-
-    The answer is returned unchanged when no sentence is supported (the gate decides that case)
-    or when the claims do not line up with the sentences (never guess).
-    """
-    pieces = _claim_pieces(answer)
-    if len(pieces) != len(claims) or not any(c["supported"] for c in claims):
-        return answer, 0
-    kept = [" ".join(p) for p, c in zip(pieces, claims, strict=True) if c["supported"]]
-    return " ".join(kept), len(pieces) - len(kept)
-
-
 def repair_citations(
     answer: str,
     context: Sequence[Mapping[str, Any]],
     embeddings: Embeddings | None,
-    threshold: float = 0.5,
+    threshold: float = SUPPORTED_AT,
 ) -> tuple[str, list[dict[str, Any]]]:
     """The answer with misplaced or missing markers set to the passage that supports the claim, and the repairs.
 

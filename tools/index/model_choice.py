@@ -74,9 +74,9 @@ def follow_existing(decision: ModelDecision, indexed: dict[str, str], corpus: st
         return ModelDecision(embedding_choice(other), decision.languages, AUTO, why)
     raise ConfigError(
         f"corpus {corpus} is indexed with the embedding model {other}, but this run asks for {decision.model.name}"
-        " (embedding_model): a query embedded by one model cannot search the other's vectors",
-        f"drop the embedding_model setting, or run `anchorgate index {corpus} --set"
-        f" embedding_model={decision.requested}` to index it with that model first",
+        " (resources.embedding_model): a query embedded by one model cannot search the other's vectors",
+        f"drop the resources.embedding_model setting, or run `anchorgate index {corpus} --set"
+        f" resources.embedding_model={decision.requested}` to index it with that model first",
     )
 
 

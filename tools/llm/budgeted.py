@@ -9,27 +9,17 @@ far taken off `token_budget`, the completion capped at the stage's maximum, the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 from langchain_core.messages import BaseMessage
 
 from anchorgate.tools.llm.calls import CallOutcome, counted_call
 from anchorgate.tools.llm.usage import totals
-from anchorgate.tools.services import ResourceSettings, aservices_for
-
-
-class BudgetSettings(ResourceSettings, Protocol):
-    """The settings a budgeted call reads besides the services' (a `Config` satisfies it)."""
-
-    @property
-    def token_budget(self) -> int: ...
-
-    @property
-    def llm_timeout_s(self) -> float: ...
+from anchorgate.tools.services import aservices_for
+from anchorgate.tools.settings import ServiceSettings
 
 
 async def budgeted_call(
-    config: BudgetSettings,
+    config: ServiceSettings,
     messages: Sequence[BaseMessage],
     *,
     stage: str,
@@ -44,9 +34,9 @@ async def budgeted_call(
         (await aservices_for(config)).llm,
         messages,
         stage=stage,
-        tokens_left=config.token_budget - totals(usage)["total"],
-        max_tokens=config.max_output_tokens if max_tokens is None else max_tokens,
+        tokens_left=config.budget.token_budget - totals(usage)["total"],
+        max_tokens=config.budget.max_output_tokens if max_tokens is None else max_tokens,
         stop=stop,
-        timeout_s=config.llm_timeout_s,
+        timeout_s=config.llm.timeout_s,
         grammar=grammar,
     )

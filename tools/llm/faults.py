@@ -7,14 +7,14 @@ never scores it as the model's output. One set of names (`FAULT_REASONS`):
   ABSTAIN_LLM_UNAVAILABLE   the server could not be reached (connection refused, DNS), dropped the
                             connection, or answered HTTP 5xx — after the retries.
   ABSTAIN_LLM_RATE_LIMITED  the server answered HTTP 429 (too many requests) — after the retries.
-  ABSTAIN_LLM_TIMEOUT       no reply within `llm_timeout_s` (not retried: the wait would multiply).
+  ABSTAIN_LLM_TIMEOUT       no reply within `llm.timeout_s` (not retried: the wait would multiply).
   ABSTAIN_LLM_MALFORMED     a reply the client could not read as a chat completion (invalid JSON,
                             no choices, …); not retried: a server that sent one sends it again.
   ABSTAIN_LLM_ERROR         any other failure of the call: HTTP 4xx (a wrong key, an unknown
                             model), an error inside the local model.
 
-Only UNAVAILABLE and RATE_LIMITED are retried, `llm_max_retries` times, waiting
-`llm_retry_backoff_s`, then twice as long each time, at most `llm_retry_backoff_max_s` (no jitter:
+Only UNAVAILABLE and RATE_LIMITED are retried, `llm.max_retries` times, waiting the first of
+`llm.retry_backoff_s`, then twice as long each time, at most its second (no jitter:
 a rerun waits the same). The OpenAI client's own retries are part of that count, never added to
 it: the budgeted calls (`tools.llm.calls`) retry themselves with the client's retries off, and the
 calls outside them (the pairwise reranker, the eval peer chain) let the client retry that many times.
@@ -41,7 +41,7 @@ _SUMMARY = {
     "UNAVAILABLE": ("the LLM server is unavailable", "check that it runs and that --llm / OPENAI_BASE_URL point at it"),
     "RATE_LIMITED": ("the LLM server is rate limiting the requests",
                      "try again later, or raise llm_max_retries / llm_retry_backoff_s"),
-    "TIMEOUT": ("the LLM did not reply in time", "raise --set llm_timeout_s=SECONDS, or check the server's load"),
+    "TIMEOUT": ("the LLM did not reply in time", "raise --set llm.timeout_s=SECONDS, or check the server's load"),
     "MALFORMED": ("the LLM server's reply is not a chat completion", "check that the server is OpenAI-compatible"),
     "ERROR": ("the LLM call failed", "check the model name, the API key and the server's log"),
 }  # fmt: skip
@@ -88,12 +88,10 @@ class RetryPolicy:
 
     @classmethod
     def of(cls, settings: Any) -> RetryPolicy:
-        """The policy of a run's settings (a `Config`); the defaults for what is not set there."""
-        return cls(
-            int(getattr(settings, "llm_max_retries", DEFAULT_RETRIES)),
-            float(getattr(settings, "llm_retry_backoff_s", DEFAULT_BACKOFF_S)),
-            float(getattr(settings, "llm_retry_backoff_max_s", DEFAULT_BACKOFF_MAX_S)),
-        )
+        """The policy of a run's settings (a `Config`'s `llm` group); the defaults for what is not set there."""
+        llm = getattr(settings, "llm", None)
+        first, longest = getattr(llm, "retry_backoff_s", (DEFAULT_BACKOFF_S, DEFAULT_BACKOFF_MAX_S))
+        return cls(int(getattr(llm, "max_retries", DEFAULT_RETRIES)), float(first), float(longest))
 
 
 def classify_fault(exc: BaseException) -> Fault:
@@ -143,8 +141,16 @@ def fault_record(
 
     `attempts` is None where the client made the retries itself (their number is not reported).
     """
-    record: dict[str, Any] = {"stage": stage, "prompt": prompt, "completion": 0, "skipped": fault.kind,
-                              "fault": fault.kind, "reason": fault.reason, "error": fault.detail, "attempts": attempts}
+    record: dict[str, Any] = {
+        "stage": stage,
+        "prompt": prompt,
+        "completion": 0,
+        "skipped": fault.kind,
+        "fault": fault.kind,
+        "reason": fault.reason,
+        "error": fault.detail,
+        "attempts": attempts,
+    }
     if calls:
         record["calls"] = calls
     return record  # fmt: skip

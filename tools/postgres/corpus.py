@@ -21,7 +21,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict
-from typing import Any, Protocol, overload
+from typing import Any, overload
 
 from langchain_core.embeddings import Embeddings
 
@@ -51,6 +51,7 @@ from anchorgate.tools.postgres.store import (
     server_of,
     unreachable,
 )
+from anchorgate.tools.settings import StoreSettings
 from anchorgate.tools.text.language import detect_languages, sample_texts
 
 FAISS = "faiss"
@@ -59,24 +60,9 @@ _SEARCHERS: OrderedDict[tuple[str, str], PgSearcher] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-class StoreSettings(Protocol):
-    """The configuration fields the store choice depends on (a `Config` satisfies it)."""
-
-    vector_store: str
-    vector_collection: str
-    chunk_tokens: int
-    chunk_overlap_tokens: int
-
-
-class CorpusStoreSettings(StoreSettings, Protocol):
-    """What opening a corpus in the store reads (a `Config` satisfies it)."""
-
-    embedding_model: str
-
-
 def server_url(config: StoreSettings) -> str | None:
     """The PostgreSQL URL of `vector_store`, None for the local FAISS store; anything else is a ConfigError."""
-    value = config.vector_store.strip()
+    value = config.resources.vector_store.strip()
     if value in ("", FAISS):
         return None
     if not is_server_store(value):
@@ -89,8 +75,8 @@ def server_url(config: StoreSettings) -> str | None:
 
 def collection_name(config: StoreSettings, identity: str) -> str:
     """`vector_collection`, or the default name for a corpus identity and this chunking."""
-    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
-    return config.vector_collection.strip() or default_collection(identity, asdict(settings))
+    settings = ChunkingSettings(config.resources.chunk_tokens, config.resources.chunk_overlap_tokens)
+    return config.resources.vector_collection.strip() or default_collection(identity, asdict(settings))
 
 
 class StoredChunks(Sequence[Chunk]):
@@ -123,14 +109,14 @@ class StoredChunks(Sequence[Chunk]):
 
 
 def open_store_index(
-    url: str, passages: Sequence[Passage], config: CorpusStoreSettings, identity: str, *, progress: bool = True
+    url: str, passages: Sequence[Passage], config: StoreSettings, identity: str, *, progress: bool = True
 ) -> tuple[StoreIndex, Embeddings]:
     """The corpus `passages` (identity `identity`: a resolved path, `pydoc`, or `content:<hash>`) as a
     `StoreIndex` of its collection, made current first, and the embedding model its queries must use."""
-    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
+    settings = ChunkingSettings(config.resources.chunk_tokens, config.resources.chunk_overlap_tokens)
     name = collection_name(config, identity)
     stored = stored_collection(url, name)
-    decision = decide_model(config.embedding_model, detect_languages(sample_texts(passages)))
+    decision = decide_model(config.resources.embedding_model, detect_languages(sample_texts(passages)))
     decision = follow_collection(decision, stored, name)
     embeddings = load_embeddings(decision.model.name if decision.model.name != MINILM else "")
     model_id = embedding_id(embeddings) or decision.model.fingerprint

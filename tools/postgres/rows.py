@@ -79,7 +79,7 @@ def check_model(row: dict[str, Any], embedding_id: str, url: str, name: str, dim
             f"collection {name!r} at {server_of(url)} was indexed with embedding model {stored}"
             f" ({stored_dim}-d vectors); this run uses {used}" + (f" ({dimension}-d)" if dimension else ""),
             "set embedding_model to the model it was built with, or index into another collection"
-            " with --set vector_collection=NAME",
+            " with --set resources.vector_collection=NAME",
         )
 
 

@@ -220,7 +220,7 @@ class PgSearcher(Searcher):
         if row is None:
             raise VectorStoreDataError(
                 f"the PostgreSQL vector store at {server_of(self.url)} has no collection {self.collection!r}",
-                "index the corpus into it: anchorgate index PATH --set vector_store=URL",
+                "index the corpus into it: anchorgate index PATH --set resources.vector_store=URL",
             )
         keys = ("id", "embedding_id", "dimension", "language", "keywords", "n_chunks", "generation")
         return dict(zip(keys, row, strict=True))

@@ -161,7 +161,7 @@ def check_schema(conn: Any, url: str) -> None:
     if version is None:
         raise VectorStoreDataError(
             f"the PostgreSQL vector store at {server_of(url)} has no anchorgate tables yet",
-            "index a corpus into it first: anchorgate index PATH --set vector_store=URL",
+            "index a corpus into it first: anchorgate index PATH --set resources.vector_store=URL",
         )
     if version != SCHEMA_VERSION:
         raise other_version(url, version)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Protocol
 
 from anchorgate.tools.corpus.chunking import ChunkingSettings
 from anchorgate.tools.corpus.documents import Chunk
@@ -28,21 +27,18 @@ from anchorgate.tools.errors import ConfigError
 from anchorgate.tools.index.store import DenseIndex
 from anchorgate.tools.index.store_view import StoreIndex
 from anchorgate.tools.paths import cache_root
-from anchorgate.tools.postgres.corpus import FAISS, StoreSettings, collection_name, server_url
+from anchorgate.tools.postgres.corpus import FAISS, collection_name, server_url
 from anchorgate.tools.postgres.index import SyncResult, embedder, index_vectors, snapshot_of, snapshot_of_index, sync
 from anchorgate.tools.postgres.search import PgSearcher
 from anchorgate.tools.retrieval.hybrid import HybridSearcher
 from anchorgate.tools.retrieval.searcher import Searcher
-from anchorgate.tools.services import ResourceSettings, Services, choose_model
+from anchorgate.tools.services import Services, choose_model
+from anchorgate.tools.settings import ServiceSettings, StoreSettings
 
 __all__ = ["FAISS", "collection_name", "dense_hits", "index_corpus", "searcher_for", "server_url"]
 _CACHE_SIZE = 8
 _SEARCHERS: OrderedDict[tuple[str, str, str, str], PgSearcher] = OrderedDict()
 _LOCK = threading.Lock()
-
-
-class IndexSettings(ResourceSettings, StoreSettings, Protocol):
-    """What `anchorgate index` into PostgreSQL reads (a `Config` satisfies it)."""
 
 
 def dense_hits(
@@ -74,7 +70,7 @@ def index_identity(index: DenseIndex) -> str:
     return str(index.manifest.get("source") or f"content:{index.manifest['corpus_sha256']}")
 
 
-def index_corpus(config: IndexSettings, progress: bool = True) -> tuple[SyncResult, LoadedCorpus, str]:
+def index_corpus(config: ServiceSettings, progress: bool = True) -> tuple[SyncResult, LoadedCorpus, str]:
     """`anchorgate index` into PostgreSQL: chunk the corpus, embed only texts the collection lacks.
 
     The embedding model is the one the local index of this corpus would get (`choose_model`: by
@@ -86,9 +82,9 @@ def index_corpus(config: IndexSettings, progress: bool = True) -> tuple[SyncResu
     url = server_url(config)
     if url is None:
         raise ConfigError("index_corpus needs vector_store to be a PostgreSQL URL")
-    corpus = load_corpus(config.corpus)
-    settings = ChunkingSettings(config.chunk_tokens, config.chunk_overlap_tokens)
-    root = cache_root(config.cache_dir) / "indexes"
+    corpus = load_corpus(config.resources.corpus)
+    settings = ChunkingSettings(config.resources.chunk_tokens, config.resources.chunk_overlap_tokens)
+    root = cache_root(config.resources.cache_dir) / "indexes"
     decision = choose_model(corpus.passages, config, root, settings, corpus.identity, building=True)
     snapshot = snapshot_of(corpus.passages, decision.model.fingerprint, settings)
     embeddings = load_embeddings(decision.model.name if decision.model.name != MINILM else "")
@@ -110,4 +106,3 @@ def _pg_searcher(url: str, config: StoreSettings, index: DenseIndex) -> PgSearch
         while len(_SEARCHERS) > _CACHE_SIZE:
             _SEARCHERS.popitem(last=False)[1].close()
         return searcher
-
