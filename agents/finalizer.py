@@ -4,6 +4,9 @@ A run in which an LLM call failed ends here as ABSTAIN with the fault's reason
 (`ABSTAIN_LLM_UNAVAILABLE`, `…_TIMEOUT`, …; `tools.llm.faults`), whatever the gate decided on the
 signals of the draft it did or did not get: the fault, not the model, made the outcome. It is in
 `telemetry.llm_fault` and appended to the gate log, and `gate_decision` is set to it.
+
+A Chinese answer is written in its question's script (Simplified or Traditional, `match_script`),
+whatever the passages' script; the citations' quotes stay verbatim copies of their passages.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from anchorgate.tools.answer.short_answer import short_answer_span
 from anchorgate.tools.answer.text import IDK_ANSWER, strip_citations
 from anchorgate.tools.llm.faults import recorded_fault
 from anchorgate.tools.llm.usage import totals
+from anchorgate.tools.text.chinese_script import match_script
 
 
 def _telemetry(state: State, config: Config, decision: str, reason: str, extra: dict[str, Any]) -> dict[str, Any]:
@@ -91,6 +95,7 @@ async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         answer = state.get("draft", "")
         citations, invalid = resolve_citations(answer, state.get("context", []))
         citations = with_verified_quotes(citations, state.get("draft_structure"))
+        answer = match_script(answer, state["question"])  # after citations: their quotes stay the passage's text
     short = short_answer_span(state["question"], strip_citations(answer)) if decision == "STOP" else ""
     extra = {"invalid_citations": invalid, "llm_fault": fault,
              "gate": [*state.get("gate_log", []), *fault_entry]}  # fmt: skip

@@ -75,7 +75,7 @@ class InputState(TypedDict):
 class OutputState(TypedDict, total=False):
     """What a caller gets back."""
 
-    answer: str
+    answer: str  # in the question's Chinese script; citations' quotes stay verbatim passage text
     short_answer: str
     citations: list[dict[str, Any]]
     decision: str

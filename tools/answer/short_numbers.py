@@ -15,6 +15,7 @@ from functools import lru_cache
 from anchorgate.tools.answer.text import normalize_words
 from anchorgate.tools.question.anchors import CURRENCY, NUMBER, SCALE, UNIT
 from anchorgate.tools.question.anchors.model import without_particles
+from anchorgate.tools.text.numbers import number_value
 from anchorgate.tools.text.sentences import split_sentences
 from anchorgate.tools.text.stopwords import ENGLISH_STOPWORDS, INDONESIAN_STOPWORDS
 
@@ -68,7 +69,7 @@ def _mentions(text: str, extra_units: str) -> list[_Mention]:
     for m in _mention_pattern(extra_units).finditer(text):
         digits = re.search(NUMBER, m.group())
         raw = digits.group() if digits else "0"
-        value = float(re.sub(r"[,.](?=\d{3}\b)", "", raw).replace(",", "."))
+        value = number_value(raw)
         is_year = bool(re.fullmatch(r"1\d{3}|20\d{2}", m.group().strip()))
         found.append(_Mention(m.group().strip(), m.start(), m.start() + len(m.group().strip()), value, is_year))
     return found

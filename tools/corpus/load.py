@@ -2,6 +2,7 @@
 
 A PDF is one document whose pages are kept (tools/corpus/pages.py), so its chunks and citations carry
 page numbers; PDF and DOCX are read by langchain-community's loaders (tools/corpus/loaders.py).
+Text files are UTF-8, or GB18030 or Big5 when their bytes leave no doubt (tools/corpus/encoding.py).
 Unreadable, binary, oversized, non-text, encrypted, image-only or broken files inside a folder are
 skipped, counted and listed, and so are subfolders that cannot be listed; the rest is still indexed.
 A missing or unreadable path or a corpus with nothing indexable is an error.
@@ -19,6 +20,7 @@ import lxml.html
 
 from anchorgate.tools.corpus.chunking import find_headings
 from anchorgate.tools.corpus.documents import Passage
+from anchorgate.tools.corpus.encoding import decode_text
 from anchorgate.tools.corpus.loaders import DOCX_SUFFIXES, PDF_SUFFIXES, read_docx, read_pdf
 from anchorgate.tools.corpus.pages import PAGE_STARTS, join_pages
 from anchorgate.tools.errors import CorpusError
@@ -27,7 +29,6 @@ TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".rst"}
 HTML_SUFFIXES = {".html", ".htm"}
 MAX_FILE_BYTES = 20 * 1024 * 1024  # larger files are skipped: a corpus file, not a data dump
 MAX_BINARY_DOCUMENT_BYTES = 200 * 1024 * 1024  # PDF/DOCX: mostly images and fonts, little text per MiB
-MAX_REPLACED_SHARE = 0.01  # more undecodable bytes than this and the file is not text
 
 
 @dataclass
@@ -242,10 +243,7 @@ def _read_text(path: Path) -> tuple[str | None, str]:
         return None, f"unreadable: {exc.strerror or exc}"
     if b"\x00" in data[:8192]:
         return None, "binary file (wrong format)"
-    text = data.decode("utf-8-sig", errors="replace")
-    if data and text.count("\ufffd") / max(len(text), 1) > MAX_REPLACED_SHARE:
-        return None, "not UTF-8 text (wrong format)"
-    return text, ""
+    return decode_text(data)  # UTF-8, or GB18030 / Big5 when certain (tools/corpus/encoding.py)
 
 
 def _sizes(size: int, limit: int) -> str:

@@ -8,6 +8,7 @@ import re
 from anchorgate.tools.errors import InvalidQuestionError
 from anchorgate.tools.text.content_words import content_words
 from anchorgate.tools.text.stopwords import stopwords_for
+from anchorgate.tools.text.width import fold_width
 
 # English and Indonesian together: a question in either language made only of these asks nothing.
 _EMPTY_WORDS = stopwords_for("multi")
@@ -23,7 +24,9 @@ EXAMPLE = "e.g. 'What does the pass statement do?'"
 
 
 def validate_question(question: object, max_chars: int = 2000) -> str:
-    """The question with runs of whitespace collapsed; empty, over-long or content-free ones are refused."""
+    """The question with runs of whitespace collapsed and full-width digits, letters and symbols as ASCII
+    ("１９８６年" → "1986年", `fold_width`: every matcher downstream reads one form; the Chinese clause
+    punctuation ，？！ stays as typed); empty, over-long or content-free ones are refused."""
     if not isinstance(question, str):
         raise InvalidQuestionError(f"the question must be text, got {type(question).__name__}")
     if not is_unicode_text(question):
@@ -33,7 +36,7 @@ def validate_question(question: object, max_chars: int = 2000) -> str:
             "the question is not valid text (it holds an unpaired surrogate code point)",
             "send it as UTF-8 text",
         )
-    cleaned = " ".join(question.split())
+    cleaned = " ".join(fold_width(question).split())
     if not cleaned:
         raise InvalidQuestionError("the question is empty", f"ask something, {EXAMPLE}")
     if len(cleaned) > max_chars:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -201,3 +201,26 @@ def is_english(report: LanguageReport) -> bool:
 def sample_texts(passages: Sequence[object], max_docs: int = SAMPLE_DOCS) -> list[str]:
     """Title and text of the first `max_docs` passages (anything with `title` and `text`)."""
     return [f"{getattr(p, 'title', '')}\n{getattr(p, 'text', '')}" for p in passages[:max_docs]]
+
+
+# Languages whose questions cannot match other-language text word for word: their words share no
+# letters with a Latin-script corpus, so BM25 and the anchors find nothing and only the embedding's
+# cross-lingual reach is left.
+_NO_SHARED_LETTERS = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+
+
+def language_mismatch(question_language: str, corpus_languages: Mapping[str, float] | Iterable[str]) -> str | None:
+    """A note for the user when a Chinese (or Japanese, Korean) question meets a corpus with no text in
+    its language, else None. `corpus_languages`: the shares recorded at index time (the manifest's
+    `languages.shares`, `LanguageReport.shares`) or the language codes; a corpus whose language was
+    not recognised at all gets no note, since nothing is known about it."""
+    name = _NO_SHARED_LETTERS.get(question_language)
+    shares = corpus_languages if isinstance(corpus_languages, Mapping) else dict.fromkeys(corpus_languages, 1.0)
+    present = {lang for lang, share in shares.items() if share > 0 and lang != "und"}
+    if name is None or not present or question_language in present:
+        return None
+    ranked = ", ".join(sorted(present))
+    return (
+        f"the question is in {name}, but the corpus has no {name} text (its languages: {ranked}); "
+        f"answers can only come from passages in another language, so expect more refusals"
+    )

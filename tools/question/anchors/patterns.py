@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from anchorgate.tools.answer.text import normalize_words
+from anchorgate.tools.text.numbers import NUMBER
 
 from .model import CONFIDENCE, MONTHS, YEAR, Anchor, AnchorKind, Candidate
 
@@ -36,7 +37,6 @@ _QUARTER = re.compile(
     re.IGNORECASE,
 )
 _YEAR_RE = re.compile(rf"(?<![\d.,$€£])\b{YEAR}s?\b(?![.,]\d)")
-NUMBER = r"\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 CURRENCY = r"US\$|A\$|S\$|\$|€|£|¥|₹|Rp\.?"
 SCALE = r"thousand|million|billion|trillion|bn|ribu|juta|miliar|milyar|triliun"
 UNIT = (
