@@ -156,10 +156,12 @@ def changed_values(values: dict[str, Any], changes: dict[str, Any]) -> dict[str,
     """`values` (Config's fields: `preset` and each group as a dict) with `changes` applied, unchecked.
 
     A change is `group.field`, `group.field[item]`, a whole group as {field: value}, `preset`, or a flat
-    name of the release before the groups (read with a deprecation note).
+    name of the release before the groups (read with a deprecation note). Whole groups apply first, so a
+    `group.field` beside its group's object (a stored assistant's settings and a run's override) wins.
     """
     values = {name: dict(part) if isinstance(part, dict) else part for name, part in values.items()}
-    for raw_key, value in changes.items():
+    ordered = sorted(changes.items(), key=lambda item: not (str(item[0]) in GROUPS and isinstance(item[1], dict)))
+    for raw_key, value in ordered:
         key = str(raw_key)
         if key in GROUPS and (isinstance(value, dict) or key not in RENAMED):  # a whole group: its fields change
             if not isinstance(value, dict):

@@ -101,6 +101,6 @@ def load_preset(name: str, overrides: dict[str, Any] | None = None) -> Config:
         raise ConfigError(f"unknown preset {name!r}", f"choose one of {', '.join(PRESETS)}")
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ConfigError(f"overrides must map setting names to values, got {type(overrides).__name__}")
-    values = {**PRESETS[canonical], **(overrides or {}), "preset": canonical}
+    preset = Config().replace(**PRESETS[canonical], preset=canonical)
     # str(key): a key that is not text (an API caller's) is an unknown setting, not a TypeError
-    return Config().replace(**{str(key): value for key, value in values.items()})
+    return preset.replace(**{**{str(key): value for key, value in (overrides or {}).items()}, "preset": canonical})

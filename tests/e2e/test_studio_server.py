@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from anchorgate.graph.config import field_names
 from anchorgate.graph.presets import load_preset
 
 pytestmark = pytest.mark.e2e
@@ -70,7 +71,8 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
         thread["thread_id"],
         "anchorgate",
         input={"question": "What does the pass statement do?"},
-        context={"preset": "A", "budget.token_budget": 3000, "llm.model": "local-0.5b"},  # E2E_LLM, for speed
+        # the context as Studio's form sends it: by group (E2E_LLM, for speed)
+        context={"preset": "A", "budget": {"token_budget": 3000}, "llm": {"model": "local-0.5b"}},
         stream_mode="updates",
     ):
         events.append(part)
@@ -79,8 +81,8 @@ async def test_question_runs_streams_and_keeps_history(server: str) -> None:
     state = await client.threads.get_state(thread["thread_id"])
     assert state["values"]["decision"] in {"STOP", "ABSTAIN"} and state["values"]["tokens"]["total"] > 0
     settings = state["values"]["settings"]  # the preset picked in the context really is preset A
-    assert settings["preset"] == "A" and settings["gate"] == "baug" and settings["use_anchors"] is True
-    assert settings["token_budget"] == 3000 and settings["llm"] == "local-0.5b"
+    assert settings["preset"] == "A" and settings["gate"]["mode"] == "baug" and settings["retrieval"]["use_anchors"]
+    assert settings["budget"]["token_budget"] == 3000 and settings["llm"]["model"] == "local-0.5b"
     history = await client.threads.get_history(thread["thread_id"])
     assert len(history) >= 5
     # no input: the run goes on from the thread's checkpoint, which holds a question (nothing left to do)
@@ -212,6 +214,24 @@ def test_good_settings_are_stored_as_the_full_preset_and_layer_on_the_assistant(
         made.json()["payload"]["context"]
         == load_preset("B", {"budget.token_budget": 2500, "budget.max_rounds": 3}).to_dict()
     )
+
+
+def test_studio_form_shows_every_group_and_field_with_its_description(server: str) -> None:
+    found = httpx.post(f"{server}/assistants/search", json={"graph_id": "anchorgate", "limit": 1}, timeout=30).json()
+    schemas = httpx.get(f"{server}/assistants/{found[0]['assistant_id']}/schemas", timeout=30)
+    assert schemas.status_code == 200, schemas.text
+    context = schemas.json()["context_schema"]
+    definitions = context.get("$defs") or context.get("definitions") or {}
+    groups = {name: part for name, part in context["properties"].items() if name != "preset"}
+    assert set(groups) == {"resources", "retrieval", "budget", "gate", "judge", "answer", "llm"}
+    for name, part in groups.items():
+        target = part["$ref"].rsplit("/", 1)[-1] if "$ref" in part else None
+        if target is None and part.get("allOf"):
+            target = part["allOf"][0]["$ref"].rsplit("/", 1)[-1]
+        fields = definitions[target]["properties"] if target else part["properties"]
+        expected = {f.rsplit(".", 1)[-1] for f in field_names() if f.startswith(f"{name}.")}
+        assert set(fields) == expected, name
+        assert all(field.get("description") for field in fields.values()), name
 
 
 def test_a_port_in_use_is_a_one_line_error() -> None:
