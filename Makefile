@@ -9,7 +9,7 @@ demo: setup
 	.venv/bin/anchorgate ask "What does the pass statement do?" --preset A
 
 test: setup
-	.venv/bin/ruff check anchorgate graph agents tools prompts eval tests bench
+	.venv/bin/ruff check anchorgate graph studio agents tools prompts eval tests bench
 	bash scripts/typecheck.sh
 	.venv/bin/pytest -q -p no:cacheprovider
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from anchorgate.graph.builder import build_graph
-from anchorgate.graph.checkpoint import is_postgres_url, refuse_folder
 from anchorgate.graph.config import Config
 from anchorgate.graph.presets import load_preset
 from anchorgate.threads import run_config, stream_events, validate_thread_id, warn_not_checkpointed, writer
+from anchorgate.tools.checkpoints.store import is_postgres_url, refuse_folder
 from anchorgate.tools.errors import CheckpointCorruptError, CheckpointWriteError
 from anchorgate.tools.question.validation import validate_question
 from anchorgate.tools.services import services_for

@@ -35,8 +35,8 @@ def add_reset_command(commands: Any) -> None:
 
 def run_reset(args: argparse.Namespace) -> int:
     """Move the store aside if it is damaged (or `--force`) and report where everything is."""
-    from anchorgate.graph.checkpoint_health import reset_store
     from anchorgate.graph.config import Config, parse_assignments
+    from anchorgate.tools.checkpoints.health import reset_store
 
     report = reset_store(Config().replace(**parse_assignments(args.set)), force=args.force)
     if report.moved_to is None:

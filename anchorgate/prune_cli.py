@@ -65,8 +65,8 @@ async def prune_store(
     config: Any, older_than: timedelta, *, dry_run: bool = False, now: datetime | None = None
 ) -> PruneReport:
     """Delete (or with `dry_run` only list) the threads whose newest checkpoint is before `now` − `older_than`."""
-    from anchorgate.graph.checkpoint import open_checkpointer
-    from anchorgate.graph.thread_lock import thread_lock
+    from anchorgate.tools.checkpoints.lock import thread_lock
+    from anchorgate.tools.checkpoints.store import open_checkpointer
 
     report = PruneReport(cutoff=(now or datetime.now(UTC)) - older_than)
     newest: dict[str, datetime] = {}

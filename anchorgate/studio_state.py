@@ -82,7 +82,7 @@ def absolute_paths(config: dict[str, Any], project_root: Path) -> dict[str, Any]
 
 
 def _absolute_spec(spec: Any, root: Path) -> Any:
-    """`./graph/studio.py:make_graph` -> `/abs/graph/studio.py:make_graph`; a module spec stays as it is."""
+    """`./studio/entry.py:make_graph` -> `/abs/studio/entry.py:make_graph`; a module spec stays as it is."""
     if isinstance(spec, dict) and "path" in spec:
         return {**spec, "path": _absolute_spec(spec["path"], root)}
     if not isinstance(spec, str) or ":" not in spec:

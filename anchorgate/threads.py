@@ -4,7 +4,7 @@ Every run keeps its full `Config` in its state (`settings`, written by the intak
 thread can be resumed or forked later with exactly the settings it ran with, plus overrides.
 (LangGraph does not persist run-config metadata in checkpoints, so the state is the safe place.)
 
-Every run that writes a thread holds the thread's lock (`anchorgate.graph.thread_lock`): a second
+Every run that writes a thread holds the thread's lock (`anchorgate.tools.checkpoints.lock`): a second
 run on a busy thread is refused, never interleaved into the same history.
 """
 
@@ -21,9 +21,9 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from anchorgate.graph.builder import build_graph
-from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config, steps_needed
-from anchorgate.graph.thread_lock import thread_lock
+from anchorgate.tools.checkpoints.lock import thread_lock
+from anchorgate.tools.checkpoints.store import open_checkpointer
 from anchorgate.tools.errors import (
     CheckpointCorruptError,
     CheckpointWriteError,

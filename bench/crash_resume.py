@@ -37,9 +37,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_result  # noqa: E402
 
-from anchorgate.graph.checkpoint_health import reset_store  # noqa: E402
 from anchorgate.graph.config import Config  # noqa: E402
 from anchorgate.threads import thread_history  # noqa: E402
+from anchorgate.tools.checkpoints.health import reset_store  # noqa: E402
 
 QUESTION = "What does the pass statement do in Fortran 77?"  # B makes a second pass for the missing anchor
 COMPARED = ("answer", "short_answer", "decision", "reason", "tokens", "citations")

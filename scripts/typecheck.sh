@@ -12,6 +12,6 @@ farm="$root/.typecheck"
 rm -rf "$farm/anchorgate"
 mkdir -p "$farm/anchorgate"
 for file in "$root"/anchorgate/*.py; do ln -s "$file" "$farm/anchorgate/"; done
-for folder in graph agents tools eval prompts; do ln -s "$root/$folder" "$farm/anchorgate/$folder"; done
+for folder in graph studio agents tools eval prompts; do ln -s "$root/$folder" "$farm/anchorgate/$folder"; done
 cd "$farm"
 exec "$root/.venv/bin/mypy" --config-file "$root/pyproject.toml" --cache-dir "$farm/.mypy_cache" -p anchorgate "$@"

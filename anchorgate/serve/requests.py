@@ -2,7 +2,7 @@
 
 The bodies are pydantic models only for their shape (unknown fields, wrong JSON types); what a
 setting may be is checked by the same function as a Studio run's context
-(`graph.studio_checks.resolve_settings`). Settings that choose server resources (the corpus, the
+(`studio.checks.resolve_settings`). Settings that choose server resources (the corpus, the
 model, the stores) are the server's: a client may not point the service at another folder or file.
 """
 
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.config_keys import setting_names
-from anchorgate.graph.studio_checks import resolve_settings
+from anchorgate.studio.checks import resolve_settings
 from anchorgate.threads import validate_thread_id
 from anchorgate.tools.errors import ConfigError, InvalidThreadIdError
 

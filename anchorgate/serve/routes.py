@@ -19,7 +19,6 @@ from starlette.background import BackgroundTask
 
 from anchorgate.api import aask, new_thread_id, validate_question  # the check `ask` itself applies
 from anchorgate.graph.builder import build_graph
-from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
 from anchorgate.serve.errors import RunFault, raise_on_fault
 from anchorgate.serve.metrics import Metrics
@@ -33,6 +32,7 @@ from anchorgate.serve.requests import (
 )
 from anchorgate.serve.streaming import RunEvents, passages_of
 from anchorgate.threads import replay, resume, thread_history, writer
+from anchorgate.tools.checkpoints.store import open_checkpointer
 from anchorgate.tools.errors import ThreadNotFoundError
 
 router = APIRouter(prefix="/v1")

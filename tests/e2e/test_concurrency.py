@@ -15,7 +15,7 @@ import pytest
 
 from anchorgate.api import aask, resolve_config
 from anchorgate.graph.config import Config
-from anchorgate.graph.thread_lock import lock_dir
+from anchorgate.tools.checkpoints.lock import lock_dir
 from anchorgate.tools.services import register_services, services_for
 from tests.conftest import E2E_LLM
 from tests.fakes import ScriptedChatModel

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from anchorgate.api import aask, resolve_config
-from anchorgate.graph.checkpoint import checkpoint_path, open_checkpointer
 from anchorgate.threads import replay, thread_history
+from anchorgate.tools.checkpoints.store import checkpoint_path, open_checkpointer
 from anchorgate.tools.errors import AnchorgateError, CheckpointStoreError, ConfigError
 from tests.unit.test_threads import _model as toy_model
 from tests.unit.test_threads import _overrides as toy_overrides

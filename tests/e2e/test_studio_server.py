@@ -1,7 +1,7 @@
 """A real `langgraph dev` server on a free port: run a question over HTTP, stream, read history.
 
 One server for the whole module (starting one takes a while): it also answers every route that
-takes a run input or settings with a bad body (422, nothing stored); `graph/studio_checks.py` is
+takes a run input or settings with a bad body (422, nothing stored); `studio/checks.py` is
 unit-tested in tests/unit/test_studio_checks.py and the middleware in tests/unit/test_studio_app.py.
 """
 

@@ -20,8 +20,8 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from anchorgate.api import aask, astream, resolve_config
 from anchorgate.cli import run
-from anchorgate.graph.checkpoint import is_corruption
 from anchorgate.threads import CheckpointStoreWarning, replay, resume, thread_history
+from anchorgate.tools.checkpoints.store import is_corruption
 from anchorgate.tools.errors import EX_DATAERR, CheckpointCorruptError
 from tests.unit.test_threads import _model, _overrides
 

@@ -25,9 +25,9 @@ from anchorgate.graph.bounds import Range, Text
 from anchorgate.graph.config import Config, field_names, parse_assignments, steps_needed
 from anchorgate.graph.config_groups import GROUPS, ResourceSettings
 from anchorgate.graph.presets import load_preset, preset_names
-from anchorgate.graph.studio_app import RunContextMiddleware
-from anchorgate.graph.studio_checks import check_assistant, check_run
 from anchorgate.prompts import prompt_names
+from anchorgate.studio.app import RunContextMiddleware
+from anchorgate.studio.checks import check_assistant, check_run
 from anchorgate.threads import run_config
 from anchorgate.tools.errors import EX_CONFIG, EX_SOFTWARE, EX_USAGE, AnchorgateError, ConfigError, InvalidQuestionError
 from tests.unit.test_studio_app import ASSISTANT, FakeLookup, Server

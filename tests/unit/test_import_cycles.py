@@ -1,6 +1,6 @@
 """The product's modules import each other without a cycle.
 
-Builds the import graph of the product packages — `anchorgate.graph`, `anchorgate.agents`,
+Builds the import graph of the product packages — `anchorgate.graph`, `anchorgate.studio`, `anchorgate.agents`,
 `anchorgate.tools` (every sub-package), `anchorgate.prompts` and the top-level `anchorgate/*.py`
 modules — from the source with `ast`, without importing anything, and fails on any cycle, naming
 its modules in order.
@@ -20,8 +20,8 @@ from pathlib import Path
 from tests.fakes import imports_in
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = {"graph": "anchorgate.graph", "agents": "anchorgate.agents", "tools": "anchorgate.tools",
-            "prompts": "anchorgate.prompts"}  # fmt: skip
+PACKAGES = {"graph": "anchorgate.graph", "studio": "anchorgate.studio", "agents": "anchorgate.agents",
+            "tools": "anchorgate.tools", "prompts": "anchorgate.prompts"}  # fmt: skip
 
 
 def product_modules() -> dict[str, Path]:

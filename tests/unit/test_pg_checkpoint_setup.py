@@ -11,8 +11,8 @@ import asyncio
 
 import pytest
 
-from anchorgate.graph.checkpoint import open_checkpointer
 from anchorgate.graph.config import Config
+from anchorgate.tools.checkpoints.store import open_checkpointer
 from tests.unit.pg_helpers import fresh_database, pg_server
 
 

@@ -10,9 +10,9 @@ import pytest
 
 from anchorgate.api import aask, resolve_config
 from anchorgate.cli import run
-from anchorgate.graph.thread_lock import thread_lock
 from anchorgate.prune_cli import parse_age, prune_store
 from anchorgate.threads import thread_history
+from anchorgate.tools.checkpoints.lock import thread_lock
 from anchorgate.tools.errors import ThreadNotFoundError
 from tests.unit.pg_helpers import fresh_database
 from tests.unit.test_threads import _model, _overrides

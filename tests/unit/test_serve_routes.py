@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from anchorgate.graph.config import Config
-from anchorgate.graph.thread_lock import thread_lock
 from anchorgate.serve.app import create_app
 from anchorgate.serve.requests import ServeSettings
+from anchorgate.tools.checkpoints.lock import thread_lock
 from tests.unit.test_threads import _model, _overrides
 
 QUESTION = "What do owls hunt?"

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from anchorgate.graph.presets import load_preset
-from anchorgate.graph.studio_app import RunContextMiddleware
+from anchorgate.studio.app import RunContextMiddleware
 from tests.conftest import REPO_ROOT
 
 ASSISTANT = "3f9c1b0e-2a4d-4e6f-8a1b-0c2d3e4f5a6b"

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from anchorgate.graph.presets import load_preset
-from anchorgate.graph.studio_checks import (
+from anchorgate.studio.checks import (
     Route,
     check_assistant,
     check_input,

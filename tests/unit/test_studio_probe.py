@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from anchorgate.graph.studio_app import RunContextMiddleware
+from anchorgate.studio.app import RunContextMiddleware
 from tests.unit.test_studio_app import CRON, DOCS, QUESTION, THREAD, FakeLookup, Server
 
 # Every route that stores a run, a cron or an assistant, with a body that is good as it stands.

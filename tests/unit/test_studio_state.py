@@ -60,8 +60,8 @@ def test_the_served_config_names_the_project_files_by_absolute_paths(cache: Path
     config = validate_config_file(target)
     graph_file, graph_name = config["graphs"]["anchorgate"].rsplit(":", 1)
     app_file = config["http"]["app"].rsplit(":", 1)[0]
-    assert graph_name == "make_graph" and Path(graph_file) == studio_cli.PROJECT_ROOT / "graph" / "studio.py"
-    assert Path(app_file) == studio_cli.PROJECT_ROOT / "graph" / "studio_app.py"
+    assert graph_name == "make_graph" and Path(graph_file) == studio_cli.PROJECT_ROOT / "studio" / "entry.py"
+    assert Path(app_file) == studio_cli.PROJECT_ROOT / "studio" / "app.py"
     assert config["dependencies"] == [str(studio_cli.PROJECT_ROOT)]
     original = json.loads(studio_cli.STUDIO_CONFIG.read_text(encoding="utf-8"))
     assert config["env"] == original["env"] and target.parent == cache / "studio"

@@ -19,8 +19,8 @@ import pytest
 
 from anchorgate.api import aask, astream, resolve_config
 from anchorgate.cli import run
-from anchorgate.graph.thread_lock import acquire, lock_dir, lock_file, release
 from anchorgate.threads import replay, resume, thread_history
+from anchorgate.tools.checkpoints.lock import acquire, lock_dir, lock_file, release
 from anchorgate.tools.errors import EX_TEMPFAIL, ThreadBusyError
 from tests.fakes import ScriptedChatModel, quoting_aware
 from tests.unit.test_thread_lock_children import WAIT_S, hold, race

@@ -7,7 +7,7 @@ from multiprocessing.synchronize import Event as EventType
 from typing import Any
 
 from anchorgate.graph.config import Config
-from anchorgate.graph.thread_lock import thread_lock
+from anchorgate.tools.checkpoints.lock import thread_lock
 from anchorgate.tools.errors import ThreadBusyError
 
 WAIT_S = 120  # only a bound for a broken test; every wait ends on an event

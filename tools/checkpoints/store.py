@@ -3,7 +3,7 @@
 `checkpoint_db` = "" (the cache folder's `checkpoints.sqlite`) or a file path selects SQLite; a
 `postgresql://` or `postgres://` URL selects `langgraph-checkpoint-postgres` (the `postgres` extra).
 A damaged SQLite file is reported as `CheckpointCorruptError` naming it and the remedy (see
-`anchorgate.graph.checkpoint_health`), whether SQLite notices when the store is opened or later,
+`anchorgate.tools.checkpoints.health`), whether SQLite notices when the store is opened or later,
 when a run reads a damaged page.
 """
 
@@ -22,7 +22,6 @@ import aiosqlite
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from anchorgate.graph.config import Config
 from anchorgate.tools.errors import (
     CacheWriteError,
     CheckpointCorruptError,
@@ -31,6 +30,7 @@ from anchorgate.tools.errors import (
     ConfigError,
 )
 from anchorgate.tools.paths import cache_root
+from anchorgate.tools.settings import StoreSettings
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_BUSY_TIMEOUT_S = 120.0
@@ -46,7 +46,7 @@ def is_postgres_url(value: str) -> bool:
     return value.strip().lower().startswith(POSTGRES_SCHEMES)
 
 
-def checkpoint_path(config: Config) -> Path:
+def checkpoint_path(config: StoreSettings) -> Path:
     """The SQLite file holding every thread's checkpoints (never called for a PostgreSQL URL).
 
     Its folder is created; a store that cannot be (a folder named as the file, a parent that
@@ -111,8 +111,8 @@ def is_corruption(exc: BaseException) -> bool:
 def reset_command(path: Path) -> str:
     """The command that moves this store aside: `--set checkpoint_db` only when it is not the default one."""
     try:
-        default: Path | None = checkpoint_path(Config())
-    except CheckpointWriteError:  # no default store (its cache cannot be made): name this one
+        default: Path | None = cache_root("") / "checkpoints.sqlite"
+    except CacheWriteError:  # no default store (its cache cannot be made): name this one
         default = None
     same = default is not None and path.resolve() == default.resolve()
     where = "" if same else f" --set resources.checkpoint_db={path}"
@@ -140,7 +140,7 @@ def server_of(url: str) -> str:
 
 
 @asynccontextmanager
-async def open_checkpointer(config: Config) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+async def open_checkpointer(config: StoreSettings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
     """The run's checkpointer: PostgreSQL for a URL `checkpoint_db`, else SQLite (WAL: readers never block)."""
     if is_postgres_url(config.resources.checkpoint_db):
         async with _postgres_saver(config.resources.checkpoint_db.strip()) as saver:

@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from anchorgate.graph.checkpoint import checkpoint_path, is_postgres_url, server_of
-from anchorgate.graph.config import Config
+from anchorgate.tools.checkpoints.store import checkpoint_path, is_postgres_url, server_of
 from anchorgate.tools.errors import CheckpointStoreError, CheckpointWriteError, ThreadBusyError
+from anchorgate.tools.settings import StoreSettings
 
 LOCK_SUFFIX = ".locks"
 _LOCK_PREFIX = "anchorgate:thread:"  # the advisory-lock key space of threads (set-up uses another key)
@@ -53,7 +53,7 @@ def lock_file(db_path: Path, thread_id: str) -> Path:
 
 
 @contextlib.contextmanager
-def thread_lock(config: Config, thread_id: str) -> Iterator[None]:
+def thread_lock(config: StoreSettings, thread_id: str) -> Iterator[None]:
     """Hold `thread_id`'s lock for the block, or raise `ThreadBusyError` at once if another run holds it."""
     if is_postgres_url(config.resources.checkpoint_db):
         with _server_lock(config.resources.checkpoint_db.strip(), thread_id):

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from anchorgate.graph.checkpoint import checkpoint_path, is_corruption, is_postgres_url
-from anchorgate.graph.config import Config
-from anchorgate.graph.thread_lock import describe_owner, held_locks
+from anchorgate.tools.checkpoints.lock import describe_owner, held_locks
+from anchorgate.tools.checkpoints.store import checkpoint_path, is_corruption, is_postgres_url
 from anchorgate.tools.errors import CheckpointWriteError, ConfigError, ThreadBusyError
+from anchorgate.tools.settings import StoreSettings
 
 COMPANIONS = ("-wal", "-shm", "-journal")  # SQLite's files beside the database: they move with it
 
@@ -50,7 +50,7 @@ class ResetReport:
     created: bool  # there was no store: an empty one was created
 
 
-def reset_store(config: Config, *, force: bool = False) -> ResetReport:
+def reset_store(config: StoreSettings, *, force: bool = False) -> ResetReport:
     """Move a damaged SQLite store aside (`<file>.corrupt-<time>`) and create an empty one in its place.
 
     A healthy store is kept unless `force` (nothing to do is not an error); a store some run is

@@ -1,7 +1,7 @@
 """HTTP middleware for the LangGraph server (`http.app` in studio/langgraph.json).
 
 Every request that starts or schedules a run, stores an assistant's settings or updates a thread's
-state is checked by `graph/studio_checks.py` before the server sees it (routes and rules are listed
+state is checked by `studio/checks.py` before the server sees it (routes and rules are listed
 there). A bad one is answered with HTTP 422 and `{"detail": "<one line: what is wrong (what to do)>"}`,
 so nothing reaches the run queue, the cron table or the checkpoint store; a good one goes on with
 its context expanded into the preset's full settings.
@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 
-from anchorgate.graph.studio_checks import (
+from anchorgate.studio.checks import (
     Route,
     check_assistant,
     check_run,

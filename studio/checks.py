@@ -1,6 +1,6 @@
 """What the Studio server accepts: one check for every request body that starts or schedules a run.
 
-Functions used by the HTTP middleware in `graph/studio_app.py`; their only I/O is the cheap look
+Functions used by the HTTP middleware in `studio/app.py`; their only I/O is the cheap look
 at the resources a run's settings name (`graph/resources.py`). A body is checked the same way
 whichever `langgraph dev` route it came in on (`/runs`, `/runs/stream`, `/runs/wait`,
 `/runs/batch`, `/runs/crons`, the same under `/threads/{id}`, `PATCH /runs/crons/{id}`), and an
