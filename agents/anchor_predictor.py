@@ -17,19 +17,17 @@ from langgraph.runtime import Runtime
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import State
-from anchorgate.tools.question.anchors import Anchor, extract_anchors, question_type
+from anchorgate.tools.question.anchors import anchor_queries, extract_anchors, question_type
+from anchorgate.tools.question.hop_plan import plan_hops
 
-MIN_WORKER_CONFIDENCE = 0.5  # below this an anchor is only checked for coverage, not searched
 
-
-def anchor_queries(question: str, anchors: list[Anchor], cap: int) -> tuple[list[dict[str, Any]], list[str]]:
-    """Worker queries (question first) and the anchors that did not get a worker for the cap."""
-    queries = [{"worker": "question", "query": question, "dense_query": question}]
-    confident = [a for a in anchors if a.confidence >= MIN_WORKER_CONFIDENCE and a.kind != "keyword"]
-    for anchor in confident[:cap]:
-        focused = f"{anchor.text} {question}"  # the anchor leads; the question keeps the intent
-        queries.append({"worker": f"anchor:{anchor.text}", "query": focused, "dense_query": anchor.text})
-    return queries, [a.text for a in confident[cap:]]
+def _hop_plan(question: str) -> dict[str, Any]:
+    """A question of nested descriptions as hops: round 1 asks hop 1 (`gate.follow_hops`)."""
+    plan = plan_hops(question)
+    if not plan.is_multi_hop:
+        return {"hop_plan_reason": plan.reason}
+    return {"asked_question": question, "question": plan.hops[0], "hop_plan": list(plan.hops), "hop": 0,
+            "hop_plan_reason": plan.reason}  # fmt: skip
 
 
 async def predict_anchors(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
@@ -37,12 +35,15 @@ async def predict_anchors(state: State, runtime: Runtime[Config]) -> dict[str, A
     config = runtime.context
     started = time.perf_counter()
     question = state["question"]
+    hop_update = _hop_plan(question) if config.gate.follow_hops else {}
+    question = hop_update.get("question", question)
     anchors = extract_anchors(question) if config.retrieval.use_anchors else []
     if config.retrieval.use_anchors:
         queries, overflow = anchor_queries(question, anchors, config.retrieval.max_anchor_workers)
     else:
         queries, overflow = [{"worker": "question", "query": question, "dense_query": question}], []
     return {
+        **hop_update,
         "anchors": [asdict(a) for a in anchors],  # {text, kind, essential, confidence, aliases, inferred}
         "question_type": question_type(question),
         "round": 1,

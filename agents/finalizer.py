@@ -82,6 +82,16 @@ def _outcome(state: State) -> tuple[GateDecision, dict[str, Any] | None, list[di
     return decision, fault, [entry]
 
 
+def _hop_chain(state: State, decision: str, answer: str, citations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each hop's question, answer and citations, the last one's this run's (unanswered unless it stopped)."""
+    if not state.get("hop_plan"):
+        return []
+    last = {"hop": state.get("hop", 0) + 1, "question": state["question"],
+            "answer": answer if decision == "STOP" else "", "citations": citations}  # fmt: skip
+    done = [dict(h) for h in state.get("hop_chain", [])]
+    return done if done and done[-1]["hop"] == last["hop"] else [*done, last]
+
+
 async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     """Answer, short answer, citations, decision and telemetry (the output contract)."""
     config = runtime.context
@@ -97,14 +107,16 @@ async def finalize(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         citations = with_verified_quotes(citations, state.get("draft_structure"))
         answer = match_script(answer, state["question"])  # after citations: their quotes stay the passage's text
     short = short_answer_span(state["question"], strip_citations(answer)) if decision == "STOP" else ""
-    extra = {"invalid_citations": invalid, "llm_fault": fault,
-             "gate": [*state.get("gate_log", []), *fault_entry]}  # fmt: skip
+    extra = {"invalid_citations": invalid, "llm_fault": fault, "gate": [*state.get("gate_log", []), *fault_entry],
+             "hop_plan": state.get("hop_plan_reason", "")}  # fmt: skip
+    hops = _hop_chain(state, decision, short or answer, citations)
     update: dict[str, Any] = {"gate_decision": gate, "gate_log": fault_entry} if fault else {}
     return {
         **update,
         "answer": answer,
         "short_answer": short,
-        "citations": citations,
+        "citations": [*citations, *[{**c, "hop": h["hop"]} for h in hops[:-1] for c in h["citations"]]],
+        "hops": hops,
         "decision": decision,
         "reason": reason,
         "rounds": state.get("round", 0),

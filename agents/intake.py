@@ -36,6 +36,10 @@ async def intake(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "pruning": {},
         "hyde_text": "",
         "hyde_use": False,
+        "asked_question": "",
+        "hop_plan": [],
+        "hop": 0,
+        "hop_plan_reason": "",
     }
 
 

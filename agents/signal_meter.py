@@ -181,6 +181,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
         "answer_inconsistent": inconsistent(state),
+        "hop_next": state.get("hop", 0) < len(state.get("hop_plan") or [None]) - 1,
     }
     signals["judge_needed"] = needs_judge(signals, config)
     return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

@@ -31,6 +31,7 @@ from anchorgate.tools.errors import (
     ThreadNotFoundError,
 )
 from anchorgate.tools.llm.usage import totals
+from anchorgate.tools.question.hop_plan import MAX_HOPS
 
 OUTCOME_KEYS = ("answer", "decision", "reason", "rounds", "tokens")
 
@@ -92,7 +93,10 @@ def run_config(config: Config, thread_id: str, checkpoint_id: str | None = None)
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
-    return {"configurable": configurable, "recursion_limit": steps_needed(config.budget.max_rounds)}
+    return {
+        "configurable": configurable,
+        "recursion_limit": steps_needed(config.budget.max_rounds) * (MAX_HOPS if config.gate.follow_hops else 1),
+    }
 
 
 def progress_event(node: str, update: Any) -> dict[str, Any]:

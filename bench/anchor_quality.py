@@ -47,7 +47,7 @@ SETS = (
     ("clapnq", "clapnq/clapnq_dev_answerable.jsonl"),
     ("hotpotqa", "hotpotqa_sample/hotpotqa_train.json"),
 )
-WORKER_CONFIDENCE = 0.5  # agents/anchor_predictor.py MIN_WORKER_CONFIDENCE
+WORKER_CONFIDENCE = 0.5  # tools/question/anchors/coverage.py MIN_WORKER_CONFIDENCE
 
 
 def load_old(ref: str) -> types.ModuleType:

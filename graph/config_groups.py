@@ -189,7 +189,6 @@ class GateSettings:
     gray_zone: tuple[float, float] = _f(
         (0.3, 0.45), "Overlap range where the judge is consulted.", allowed=OrderedPair((0.0, 1.0))
     )
-    novelty_epsilon: float = _f(0.1, "New-hits ratio below which more retrieval is pointless.", allowed=CUT)
     strong_evidence: float = _f(
         0.5,
         "Best passage relevance the evidence needs to count as strong (signal evidence_strong: the auto round"
@@ -197,6 +196,14 @@ class GateSettings:
         allowed=SHARE,
     )
     factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
+    follow_hops: bool = _f(
+        False,
+        "A question composed of nested descriptions (\"the spouse of the author of X\") is planned as single-hop"
+        " sub-questions (tools/question/hop_plan.py) and answered hop by hop: round 1 answers hop 1, and an answer"
+        " the gate would stop on while a hop is left goes on to the next hop with it filled in"
+        " (RETRIEVE_NEXT_HOP); a run that cannot reach the last hop abstains (ABSTAIN_INCOMPLETE_HOPS), never"
+        " with the bridge answer. Hops spend the same token budget.",
+    )
     abstain_unanchored_answers: bool = _f(
         False,
         "An answer whose cited passages hold none of the question's named anchors, while other passages hold"

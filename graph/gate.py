@@ -34,6 +34,11 @@ Reasons:
                              a supported answer the reader did not give again when it read the same
                              passages in reverse order (signal `answer_inconsistent`, `gate.second_reading`
                              withdraw). Another round while one is left, else abstain; no judge call.
+  RETRIEVE_NEXT_HOP / ABSTAIN_INCOMPLETE_HOPS
+                             a multi-hop plan (`gate.follow_hops`) has a hop after the one this answer
+                             answers (signal `hop_next`): an answer the gate would stop on goes on to
+                             the next hop while tokens are left, else the run abstains: a bridge entity
+                             is never the final answer.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ from dataclasses import dataclass
 
 from anchorgate.graph.config import Config
 from anchorgate.graph.signals import Decision, GateReason, JudgeLabel, Signals
+
+NOVELTY_EPSILON = 0.1  # a later pass with under this share of new passages ends the search (seed 000)
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,15 @@ def decide(signals: Signals, config: Config, *, round_allowed: bool = True) -> D
     """
     if config.gate.mode == "none":
         return _single_pass(signals)
+    decision = _decide(signals, config, round_allowed)
+    if decision[0] == "STOP" and signals.get("hop_next"):  # an inner hop's answer is a bridge, not the answer
+        if signals["tokens_left"] >= config.budget.min_round_tokens:
+            return "RETRIEVE_MORE", "RETRIEVE_NEXT_HOP"
+        return "ABSTAIN", "ABSTAIN_INCOMPLETE_HOPS"
+    return decision
+
+
+def _decide(signals: Signals, config: Config, round_allowed: bool) -> Decision:
     if not signals["has_draft"] and signals["budget_skipped"]:
         return "ABSTAIN", "ABSTAIN_BUDGET"
     judge = signals.get("judge_label")
@@ -183,7 +199,7 @@ def _retrieval_retry(
 
 def _stagnant(signals: Signals, config: Config) -> bool:
     """A later pass that brought (almost) nothing new: more of the same will not help."""
-    return signals["pass_no"] > 1 and float(signals["novelty"]) < config.gate.novelty_epsilon
+    return signals["pass_no"] > 1 and float(signals["novelty"]) < NOVELTY_EPSILON
 
 
 def _final(signals: Signals, config: Config, judge: JudgeLabel | None, anchors_ok: bool) -> Decision:

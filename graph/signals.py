@@ -61,7 +61,7 @@ class Signals(TypedDict):
     missing_firm_anchors: Annotated[list[str], About("the missing anchors not inferred from a lower-case question")]
     retrieval_confidence: Annotated[float, About("seed 001 confidence from the question worker's top-5 cosines", "log")]
     gen_confidence: Annotated[float, About("DRAGIN: 1 − normalised mean token entropy of the reply", "record")]
-    gen_uncertain: Annotated[bool, About("gen_confidence < dragin_threshold (no logprobs: uncertain)", "log")]
+    gen_uncertain: Annotated[bool, About("gen_confidence < 0.5, the seed's cut (no logprobs: uncertain)", "log")]
     answer_confidence: Annotated[float | None, About("the same over the answer span (None: no logprobs)", "record")]
     uncertainty_off: Annotated[str | None, About("why answer uncertainty is off for this draft, else None", "log")]
     abstain_p: Annotated[float | None, About("P(the reply opens with “I don't know”), first token", "record")]
@@ -89,6 +89,7 @@ class Signals(TypedDict):
             "a second reading of the passages in reverse order did not give the answer again (None: not read)", "record"
         ),
     ]
+    hop_next: Annotated[bool, About("a multi-hop plan has a hop after the one this draft answers", "record")]
     judge_needed: NotRequired[Annotated[bool, About("consult the judge before the gate (from the signals above)")]]
 
 
@@ -111,10 +112,11 @@ GateReason = Literal[
     "RETRIEVE_ANCHOR_ONE_SHOT", "RETRIEVE_MISSING_ANCHOR", "RETRIEVE_LOW_SUPPORT", "RETRIEVE_JUDGE_UNSUPPORTED",
     "RETRIEVE_UNANCHORED_ANSWER",
     "RETRIEVE_INCONSISTENT_ANSWER",
+    "RETRIEVE_NEXT_HOP",
     "REFLECT_FIXABLE_FLAW",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
     "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET",
-    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER",
+    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", "ABSTAIN_INCOMPLETE_HOPS",
 ]  # fmt: skip
 FaultReason = Literal[
     "ABSTAIN_LLM_UNAVAILABLE", "ABSTAIN_LLM_RATE_LIMITED", "ABSTAIN_LLM_TIMEOUT", "ABSTAIN_LLM_MALFORMED",

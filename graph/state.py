@@ -83,6 +83,7 @@ class OutputState(TypedDict, total=False):
     rounds: int
     tokens: dict[str, Any]
     telemetry: dict[str, Any]
+    hops: list[dict[str, Any]]  # a multi-hop question's chain: each hop's question, answer and citations ([]: one hop)
 
 
 class State(InputState, OutputState, total=False):
@@ -123,6 +124,11 @@ class State(InputState, OutputState, total=False):
     latency: Annotated[dict[str, float], add_latency]
     overflow: Annotated[list[dict[str, Any]], append_log]
     citation_repairs: Annotated[list[dict[str, Any]], append_log]  # markers moved to the supporting passage
+    asked_question: str  # the question as asked, when `question` is the current hop of a multi-hop plan
+    hop_plan: list[str]  # the multi-hop plan (`gate.follow_hops`): hop k may name hop j's answer as #j; [] = one hop
+    hop: int  # the hop `question` holds (0-based)
+    hop_plan_reason: str  # why the question is planned as it is (tools/question/hop_plan.py)
+    hop_chain: Annotated[list[dict[str, Any]], append_log]  # answered inner hops: {hop, question, answer, citations}
 
 
 class WorkerState(TypedDict):
@@ -146,4 +152,5 @@ RESET_CHANNELS: dict[str, Any] = {
     "citation_repairs": [{"reset": True}],
     "rewrite_log": [{"reset": True}],
     "round_plans": [{"reset": True}],
+    "hop_chain": [{"reset": True}],
 }

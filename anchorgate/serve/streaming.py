@@ -25,7 +25,6 @@ RECORD_KEYS = frozenset(OutputState.__annotations__)
 # (signal, setting, how the gate reads it): shown beside each decision so a reader sees why.
 THRESHOLDS: tuple[tuple[str, str, str], ...] = (
     ("overlap", "gate.overlap_tau", ">="),
-    ("novelty", "gate.novelty_epsilon", ">="),
     ("top_relevance", "gate.strong_evidence", ">="),
     ("tokens_left", "budget.min_round_tokens", ">="),
 )

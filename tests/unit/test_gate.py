@@ -206,6 +206,10 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         sig(answer_unanchored=True, overlap=0.35, judge_label="SUPPORTED"),
         ("ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"),
     ),
+    ("an inner hop's supported answer goes on to the next hop", A, sig(hop_next=True),
+     ("RETRIEVE_MORE", "RETRIEVE_NEXT_HOP")),  # fmt: skip
+    ("no budget for the next hop: abstain, never the bridge", A, sig(hop_next=True, tokens_left=100),
+     ("ABSTAIN", "ABSTAIN_INCOMPLETE_HOPS")),  # fmt: skip
 ]
 
 

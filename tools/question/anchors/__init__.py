@@ -16,7 +16,7 @@ Modules, by role:
       titles.py       titles marked by the question's frame ("the man in you're so vain"),
       phrases.py      noun phrases between function words ("nobel prize")
     extract.py        extract_anchors: which rules run, overlaps, duplicates, keywords
-    coverage.py       anchor_coverage and anchor_query: matching anchors against evidence
+    coverage.py       anchor_coverage, anchor_query and anchor_queries: anchors against evidence, worker queries
     question_type.py  question_type and its cues
 
 Confidence per kind (how sure the rule is that the span is a real anchor, not how important it is):
@@ -47,7 +47,7 @@ HotpotQA (capitalised) anchors are unchanged but for its one lower-case question
 
 from __future__ import annotations
 
-from .coverage import anchor_coverage, anchor_query
+from .coverage import anchor_coverage, anchor_queries, anchor_query
 from .extract import extract_anchors
 from .model import CONFIDENCE, STOP, Anchor, AnchorKind, Candidate
 from .patterns import CURRENCY, NUMBER, SCALE, UNIT
@@ -56,5 +56,5 @@ from .question_type import QuestionType, question_type
 __all__ = [
     "CONFIDENCE", "CURRENCY", "NUMBER", "SCALE", "STOP", "UNIT",
     "Anchor", "AnchorKind", "Candidate", "QuestionType",
-    "anchor_coverage", "anchor_query", "extract_anchors", "question_type",
+    "anchor_coverage", "anchor_queries", "anchor_query", "extract_anchors", "question_type",
 ]  # fmt: skip

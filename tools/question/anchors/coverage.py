@@ -134,3 +134,16 @@ def anchor_query(question: str, missing: Sequence[Anchor]) -> str:
             if form.casefold() not in {e.casefold() for e in extra}:
                 extra.append(form)
     return " ".join([question.strip(), *extra]) if extra else question.strip()
+
+
+MIN_WORKER_CONFIDENCE = 0.5  # below this an anchor is only checked for coverage, not searched
+
+
+def anchor_queries(question: str, anchors: list[Anchor], cap: int) -> tuple[list[dict[str, str]], list[str]]:
+    """Worker queries (question first) and the anchors that did not get a worker for the cap."""
+    queries = [{"worker": "question", "query": question, "dense_query": question}]
+    confident = [a for a in anchors if a.confidence >= MIN_WORKER_CONFIDENCE and a.kind != "keyword"]
+    for anchor in confident[:cap]:
+        focused = f"{anchor.text} {question}"  # the anchor leads; the question keeps the intent
+        queries.append({"worker": f"anchor:{anchor.text}", "query": focused, "dense_query": anchor.text})
+    return queries, [a.text for a in confident[cap:]]
