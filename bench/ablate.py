@@ -292,7 +292,6 @@ def after_removals() -> dict[str, Any]:
     """A after the removals (`<set>/after_removals`, product at the commit `after_queue.sh` names) against A's
     reference through the same LLM cache, per finished set and pooled; and B after the removals against B
     as shipped at 850ad39 on NQ-open 161-200 (`after_b.sh`). Paired differences and the answers changed."""
-    from anchorgate.eval.scoring.paired import format_difference
 
     pairs = [
         (
@@ -305,6 +304,13 @@ def after_removals() -> dict[str, Any]:
     pairs.append(("B, NQ-open 161–200 (B at 850ad39: fresh calls both)",
                   REPO / "bench/results/eval_1p5b_2026-11-27_held_out_rows/nq161_200/B.jsonl",
                   REPO / OUT / "nq161_200_B_after_removals/B.jsonl"))  # fmt: skip
+    return _compare_runs(pairs)
+
+
+def _compare_runs(pairs: list[tuple[str, Path, Path]]) -> dict[str, Any]:
+    """Later − earlier run per labelled pair whose later run finished, and the A pairs pooled."""
+    from anchorgate.eval.scoring.paired import format_difference
+
     entries = []
     for label, before, later in pairs:
         if not (later.parent / "metrics.json").exists():
@@ -330,6 +336,16 @@ def after_removals() -> dict[str, Any]:
     return {"rows": rows, "changed_questions": {e["set"]: e["outcomes"] for e in entries}}
 
 
+def after_groups() -> dict[str, Any]:
+    """A and B after the settings were grouped (fresh calls, product at 11cda1a) against A and B after the
+    removals on the same rows: the renovation's regression check."""
+    pairs = [("A, ClapNQ 281–330", REPO / OUT / "clapnq281_330/after_removals/A.jsonl",
+              REPO / OUT / "clapnq281_330/after_groups/A.jsonl"),
+             ("B, NQ-open 161–200", REPO / OUT / "nq161_200_B_after_removals/B.jsonl",
+              REPO / OUT / "nq161_200_B_after_groups/B.jsonl")]  # fmt: skip
+    return _compare_runs(pairs)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -338,15 +354,18 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--python", default=str(REPO / ".venv/bin/python"))
     run.add_argument("--cache", default="/tmp/anchorgate-ablation-cache.sqlite")
     sub.add_parser("after", help="A after the removals against A's reference")
+    sub.add_parser("after-groups", help="A and B after the settings were grouped against A and B after the removals")
     rep = sub.add_parser("report", help="compare the committed runs")
     rep.add_argument("--write", action="store_true", help=f"write {OUT}/ablation.md and .json")
     args = parser.parse_args(argv)
     if args.command == "commands":
         print("\n".join(commands(args.python, args.cache, args.references)))
         return 0
-    if args.command == "after":
-        result = after_removals()
-        (REPO / OUT / "after_removals.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    if args.command in ("after", "after-groups"):
+        result, name = (
+            (after_removals(), "after_removals") if args.command == "after" else (after_groups(), "after_groups")
+        )
+        (REPO / OUT / f"{name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
         for row in result["rows"]:
             print(row)
         return 0
