@@ -27,7 +27,7 @@ from anchorgate.graph.signals import RECORDED_SIGNALS
 TELEMETRY_KEYS = (
     "anchors", "anchor_coverage", "missing_anchors", "judge", "latency_by_node", "context_tokens",
     "invalid_citations", "citation_repairs", "question_type", "evidence_seen", "overflow", "passes",
-    "draft_structure", "second_reading", "round_plans", "rewrites", "drafts_reused",
+    "draft_structure", "second_reading", "round_plans", "rewrites", "drafts_reused", "hop_plan",
     "draft",  # the draft the gate measured: what an abstention withdrew (bench/unanchored.py)
 )  # fmt: skip
 
@@ -92,6 +92,8 @@ def build_record(item: QAItem, preset: str, answer: dict[str, Any], key: AnswerK
         "tokens": answer["tokens"],
         "latency_s": answer.get("latency_s"),
         "telemetry": _telemetry_subset(telemetry),
+        # a multi-hop run's chain (gate.follow_hops): each hop's question, answer and cited passages' ids
+        "hops": [{**h, "citations": [c.get("id") for c in h.get("citations", [])]} for h in answer.get("hops") or []],
     }
     if not fault:
         record.update(score_fields(record, key).to_dict())
