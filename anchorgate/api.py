@@ -17,6 +17,7 @@ from anchorgate.tools.checkpoints.store import is_postgres_url, refuse_folder
 from anchorgate.tools.errors import CheckpointCorruptError, CheckpointWriteError
 from anchorgate.tools.question.validation import validate_question
 from anchorgate.tools.services import services_for
+from anchorgate.tools.text.language import language_mismatch, question_language
 
 # A store a question without a thread is answered without (a warning says so): damaged or unwritable.
 STORE_UNUSABLE = (CheckpointCorruptError, CheckpointWriteError)
@@ -55,7 +56,7 @@ async def aask(
     config = config or resolve_config(preset, overrides)
     question = validate_question(question, config.llm.max_question_chars)
     thread_id = _given_thread(thread_id, config)
-    await asyncio.to_thread(services_for, config)  # load index/models off the event loop
+    services = await asyncio.to_thread(services_for, config)  # load index/models off the event loop
     checkpointed = True
     try:
         result = await _invoke(question, config, thread_id or new_thread_id(), memory=False)
@@ -65,7 +66,21 @@ async def aask(
         warn_not_checkpointed(exc)
         checkpointed = False
         result = await _invoke(question, config, new_thread_id(), memory=True)
-    return {**result, "checkpointed": checkpointed, "latency_s": round(time.perf_counter() - started, 3)}
+    notes = language_notes(question, services.index.manifest)
+    return {
+        **result,
+        "notes": notes,
+        "checkpointed": checkpointed,
+        "latency_s": round(time.perf_counter() - started, 3),
+    }
+
+
+def language_notes(question: str, manifest: dict[str, Any]) -> list[str]:
+    """A note when the question's language is not the corpus's (a Chinese question over an English corpus):
+    the answer is then most likely "I don't know", and the user should know why."""
+    shares = (manifest.get("languages") or {}).get("shares") or {}
+    note = language_mismatch(question_language(question), shares)
+    return [note] if note else []
 
 
 def _given_thread(thread_id: str | None, config: Config) -> str | None:

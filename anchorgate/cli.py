@@ -147,7 +147,7 @@ def _llm_fault_error(fault: dict[str, Any]) -> AnchorgateError:
 
 
 def _readable(result: dict[str, Any], budget: int | None = None) -> str:
-    """The answer, its sources, then what anchorgate did: anchors, each gate decision, the spend."""
+    """The answer, its sources, then what anchorgate did: anchors, each gate decision, the spend, any note."""
     lines = [result["answer"]]
     if result["citations"]:
         lines.append("")
@@ -166,6 +166,7 @@ def _readable(result: dict[str, Any], budget: int | None = None) -> str:
         f" · rounds {result['rounds']} · tokens {tokens['total']}{f' of {budget}' if budget else ''}"
         f" (prompt {tokens['prompt']}, completion {tokens['completion']}) · {result['latency_s']} s"
         f" · thread {printable(str(result['thread_id']))}",
+        *(f"note:     {note}" for note in result.get("notes") or []),
     ]
     return "\n".join(lines)
 

@@ -1,0 +1,90 @@
+"""Multi-hop questions answered hop by hop: preset A with `gate.follow_hops` against A and baseline on MuSiQue.
+
+    .venv/bin/python bench/musique_hops.py [--folder bench/results/eval_1p5b_2026-11-27_musique]
+
+Reads the records of `anchorgate eval` runs in the folder (`base_a71_100/{baseline,A}.jsonl`, and
+`a_hops71_100/A.jsonl` run with `--set gate.follow_hops=true`) and reports, per system, right, wrong,
+abstained, mean F1 and tokens per question, and paired differences with bootstrap 95% intervals.
+A "bridge answer" is a final answer equal to the gold answer of one of MuSiQue's own inner hops
+(`extra.hops`, read here to check, never by the product): the answer to an inner question. Writes
+`musique_hops.json` beside the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from anchorgate.eval.scoring.paired import format_difference, paired_bootstrap  # noqa: E402
+from anchorgate.eval.scoring.text import normalize_answer  # noqa: E402
+from anchorgate.eval.store import read_records  # noqa: E402
+
+DATASET = REPO.parent / "shared" / "datasets" / "musique" / "musique_41_100.jsonl"
+RUNS = {"baseline": "base_a71_100/baseline.jsonl", "A": "base_a71_100/A.jsonl", "A + hops": "a_hops71_100/A.jsonl"}
+PAIRS = [("A + hops", "baseline"), ("A + hops", "A"), ("A", "baseline")]
+
+
+def inner_answers() -> dict[str, set[str]]:
+    """Each question's inner-hop gold answers, normalised (the last hop's answer is the question's)."""
+    found = {}
+    for line in DATASET.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        found[item["id"]] = {normalize_answer(h["answer"]) for h in item["extra"]["hops"][:-1]}
+    return found
+
+
+def outcome(record: dict[str, Any]) -> str:
+    if record.get("abstained"):
+        return "abstained"
+    return {1: "right", -1: "wrong"}.get(record.get("crag_score"), "unscored")  # type: ignore[arg-type]
+
+
+def summary(records: dict[str, dict[str, Any]], inner: dict[str, set[str]]) -> dict[str, Any]:
+    n = len(records)
+    outcomes = [outcome(r) for r in records.values()]
+    bridges = [q for q, r in records.items() if not r.get("abstained")
+               and normalize_answer(r.get("short_answer") or r.get("prediction") or "") in inner[q]]  # fmt: skip
+    return {
+        "n": n,
+        **{o: outcomes.count(o) for o in ("right", "wrong", "abstained")},
+        "f1": round(sum(float(r.get("f1") or 0.0) for r in records.values()) / n, 3),
+        "tokens": round(sum(int(r["tokens"]["total"]) for r in records.values()) / n, 1),
+        "bridge_answers": len(bridges),
+    }
+
+
+def paired(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> dict[str, str]:
+    ids = sorted(set(a) & set(b))
+    diffs = {o: format_difference(paired_bootstrap([float(outcome(b[q]) == o) for q in ids],
+                                                   [float(outcome(a[q]) == o) for q in ids]))
+             for o in ("right", "wrong", "abstained")}  # fmt: skip
+    f1 = paired_bootstrap([float(b[q].get("f1") or 0.0) for q in ids], [float(a[q].get("f1") or 0.0) for q in ids])
+    diffs["f1"] = format_difference(f1, as_mean=True)
+    return diffs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", default=str(REPO / "bench/results/eval_1p5b_2026-11-27_musique"))
+    args = parser.parse_args(argv)
+    folder = Path(args.folder)
+    runs = {name: {q: r for q, r in read_records(folder / path).items() if not r.get("llm_fault")}
+            for name, path in RUNS.items() if (folder / path).exists()}  # fmt: skip
+    inner = inner_answers()
+    result: dict[str, Any] = {"systems": {name: summary(recs, inner) for name, recs in runs.items()}, "paired": {}}
+    for a, b in PAIRS:
+        if a in runs and b in runs:
+            result["paired"][f"{a} − {b}"] = paired(runs[a], runs[b])
+    (folder / "musique_hops.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    print(json.dumps(result, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
