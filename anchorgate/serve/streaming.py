@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
+from anchorgate.api import language_notes
 from anchorgate.graph.builder import build_graph
 from anchorgate.graph.config import Config
 from anchorgate.graph.state import OutputState
@@ -66,7 +67,8 @@ class RunEvents:
         """`accepted`, then one event per finished node, tokens, reader text, and `result` last."""
         yield {"event": "accepted", "thread_id": self.thread_id, "budget": self.config.budget.token_budget,
                "preset": self.config.preset, "thresholds": thresholds_of(self.config)}  # fmt: skip
-        await asyncio.to_thread(services_for, self.config)  # model and index load off the event loop
+        services = await asyncio.to_thread(services_for, self.config)  # model and index load off the event loop
+        notes = language_notes(self.question, services.index.manifest)
         graph = build_graph(checkpointer=saver)
         final: dict[str, Any] = {}
         stream = graph.astream(
@@ -86,7 +88,13 @@ class RunEvents:
                         yield event
         latency = round(time.perf_counter() - self.started, 3)
         record = {key: value for key, value in final.items() if key in RECORD_KEYS}  # what `ask --json` holds
-        self.result = {**record, "thread_id": self.thread_id, "checkpointed": True, "latency_s": latency}
+        self.result = {
+            **record,
+            "thread_id": self.thread_id,
+            "notes": notes,
+            "checkpointed": True,
+            "latency_s": latency,
+        }
         passages = passages_of(self.context, self.result.get("citations") or [])
         yield {"event": "result", "result": self.result, "passages": passages}
 
