@@ -160,7 +160,8 @@ async function loadHistory(threadId) {
   const history = await response.json();
   $("thread-id").textContent = history.thread_id;
   const settings = history.settings || {};
-  $("replay-settings").value = JSON.stringify({ token_budget: settings.token_budget ?? state.budget });
+  const budget = (settings.budget || {}).token_budget ?? state.budget;
+  $("replay-settings").value = JSON.stringify({ "budget.token_budget": budget });
   const body = $("checkpoints").tBodies[0];
   body.replaceChildren();
   for (const row of history.checkpoints) {
@@ -188,7 +189,7 @@ async function replayFrom(checkpointId) {
     { method: "POST", headers: headers(), body: JSON.stringify({ checkpoint_id: checkpointId, overrides }) });
   if (!response.ok) { showError(await failure(response)); return; }
   const result = await response.json();
-  state.budget = (overrides && overrides.token_budget) || state.budget;
+  state.budget = (overrides && (overrides["budget.token_budget"] || (overrides.budget || {}).token_budget)) || state.budget;
   showResult(result, result.passages || {});
 }
 
@@ -218,7 +219,7 @@ async function ask(event) {
   event.preventDefault();
   const body = { question: $("question").value, preset: $("preset").value };
   const budget = $("budget").value.trim();
-  if (budget) body.settings = { token_budget: Number(budget) };
+  if (budget) body.settings = { "budget.token_budget": Number(budget) };
   $("ask-button").disabled = true;
   try {
     const response = await fetch("/v1/ask/stream", { method: "POST", headers: headers(), body: JSON.stringify(body) });
