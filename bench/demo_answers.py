@@ -75,7 +75,7 @@ def cached_services(preset: str, overrides: dict[str, Any], llm_cache: str) -> d
         return overrides
     services = services_for(config)
     cache = SqliteJsonCache(path, cache_namespace(config))
-    bundle = replace(services, **{"llm.model": services.llm.model_copy(update={"cache": cache})})
+    bundle = replace(services, llm=services.llm.model_copy(update={"cache": cache}))
     return {**overrides, "resources.services_id": register_services(bundle, f"demo-answers-{preset}")}
 
 

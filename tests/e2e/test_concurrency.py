@@ -95,7 +95,7 @@ def test_twenty_interleaved_runs_share_one_index_without_crosstalk(tmp_path: Any
         return " ".join(f"{line.rstrip('.')} [1]." for line in lines) + f" This answers {asked!r} [1]."
 
     model = ScriptedChatModel(script=reply, report_usage=True, delay_s=0.05)
-    services_id = register_services(dataclasses.replace(real, **{"llm.model": model}))
+    services_id = register_services(dataclasses.replace(real, llm=model))
     config = resolve_config(
         "A", {"resources.services_id": services_id, "resources.checkpoint_db": str(tmp_path / "c.sqlite")}
     )
