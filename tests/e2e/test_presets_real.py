@@ -31,7 +31,7 @@ def _valid_telemetry(result: dict[str, Any], preset: str) -> None:
         assert entry["action"] in {"STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN"} and entry["reason"]
         assert set(entry["signals"]) >= {"overlap", "coverage", "novelty", "tokens_left"}
     assert telemetry["gate"][-1]["reason"] == result["reason"]
-    assert result["tokens"]["total"] <= resolve_config(preset).token_budget
+    assert result["tokens"]["total"] <= resolve_config(preset).budget.token_budget
     assert result["tokens"]["total"] == sum(
         s["prompt"] + s["completion"] for s in result["tokens"]["by_stage"].values()
     )

@@ -40,7 +40,7 @@ def test_a_withdraws_an_answer_read_differently_on_weak_evidence(datasets_dir: P
     config = resolve_config("A", {})
     result = _ask_over_own_passages("siapakah robot terbesar di Transformers?", datasets_dir, tmp_path)
     signals = result["telemetry"]["gate"][-1]["signals"]
-    assert signals["top_relevance"] < config.e5_second_reading_below_relevance
+    assert signals["top_relevance"] < config.retrieval.e5_scale["gate.second_reading_below_relevance"]
     reading = result["telemetry"]["second_reading"]
     assert reading is not None and _stages(result).count("second_reading") == 1, _stages(result)
     assert reading["agree"] is False, reading  # "Reflector" then "Menasor" with this machine's build
@@ -53,7 +53,7 @@ def test_strong_evidence_is_read_once(datasets_dir: Path, tmp_path: Path) -> Non
     config = resolve_config("A", {})
     result = _ask_over_own_passages("Ada berapa pulau di Indonesia?", datasets_dir, tmp_path)
     signals = result["telemetry"]["gate"][-1]["signals"]
-    assert signals["top_relevance"] >= config.e5_second_reading_below_relevance
+    assert signals["top_relevance"] >= config.retrieval.e5_scale["gate.second_reading_below_relevance"]
     assert "second_reading" not in _stages(result)
     assert signals["answer_inconsistent"] is None
     assert (result["decision"], result["reason"]) == ("STOP", "STOP_OVERLAP_OK"), result["answer"]
