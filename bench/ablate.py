@@ -346,6 +346,27 @@ def after_groups() -> dict[str, Any]:
     return _compare_runs(pairs)
 
 
+RETRIEVAL_VALUES = {
+    "relevance_floor": "relevance floor 0.30 → 0",
+    "mmr": "MMR diversity 0.45 (adaptive) → 0",
+    "anchor_bonus": "anchor-title bonus 0.07 → 0",
+    "bridge_weight": "bridge hop's fusion weight 2 → 1",
+}
+
+
+def retrieval_values() -> dict[str, Any]:
+    """A with one retrieval value back at its plain default (`<set>/plain_<name>`, product at 11cda1a) against A
+    as shipped on the same rows (ClapNQ: `after_groups`; NQ-open: `after_removals`, the same answers)."""
+    result: dict[str, Any] = {}
+    for name, label in RETRIEVAL_VALUES.items():
+        pairs = [(f"A, ClapNQ 281–330, {label}", REPO / OUT / "clapnq281_330/after_groups/A.jsonl",
+                  REPO / OUT / f"clapnq281_330/plain_{name}/A.jsonl"),
+                 (f"A, NQ-open 201–250, {label}", REPO / OUT / "nq_open201_250/after_removals/A.jsonl",
+                  REPO / OUT / f"nq_open201_250/plain_{name}/A.jsonl")]  # fmt: skip
+        result[name] = _compare_runs(pairs)
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -355,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--cache", default="/tmp/anchorgate-ablation-cache.sqlite")
     sub.add_parser("after", help="A after the removals against A's reference")
     sub.add_parser("after-groups", help="A and B after the settings were grouped against A and B after the removals")
+    sub.add_parser("retrieval", help="A with one retrieval value at its plain default against A")
     rep = sub.add_parser("report", help="compare the committed runs")
     rep.add_argument("--write", action="store_true", help=f"write {OUT}/ablation.md and .json")
     args = parser.parse_args(argv)
@@ -368,6 +390,13 @@ def main(argv: list[str] | None = None) -> int:
         (REPO / OUT / f"{name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
         for row in result["rows"]:
             print(row)
+        return 0
+    if args.command == "retrieval":
+        values = retrieval_values()
+        (REPO / OUT / "retrieval_values.json").write_text(json.dumps(values, indent=1, ensure_ascii=False) + "\n")
+        for name, compared in values.items():
+            for row in compared["rows"]:
+                print(name, row)
         return 0
     result = report()
     print(summary(result))

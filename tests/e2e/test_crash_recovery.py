@@ -132,7 +132,10 @@ def test_sigkill_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path: Path
         process.wait(timeout=60)
     assert process.returncode == -signal.SIGKILL
     interrupted = _history(db, "killed")
-    assert interrupted == seen  # frozen while read: the kill changed nothing on disk
+    # Frozen while read, so the kill changed nothing on disk, but for one case: a step the writer had
+    # committed to SQLite's WAL as it stopped, before it updated the WAL index readers use, is found by
+    # the first reader after the kill (SQLite rebuilds the index from the WAL). At most that one step more.
+    assert interrupted == seen or interrupted[1:] == seen
     assert interrupted[0]["next"], "the killed thread must be unfinished"
 
     resumed = _run_json(_cli("resume", "killed", db=db))
