@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from anchorgate.graph.config import Config
-from anchorgate.graph.signals import Decision, GateReason, JudgeLabel, Signals
+from anchorgate.graph.signals import WITHDRAWALS, Decision, GateReason, JudgeLabel, Signals
 
 NOVELTY_EPSILON = 0.1  # a later pass with under this share of new passages ends the search (seed 000)
 
@@ -58,9 +58,8 @@ class WithdrawalRule:
     The rule fires when its signal is truthy and its setting holds one of the values in `on`. A fired
     rule asks for another round (`retrieve`) while one can start (`can_start_round`); with none left it
     abstains (`abstain`). `skips_judge`: the answer is withdrawn whatever the judge says, so no judge
-    call is spent. Adding a rule is its signal (graph/signals.py, measured in agents/signal_meter.py),
-    its setting (graph/config.py), its row and its tests; a rule stays when `bench/ablate.py` shows
-    what it buys on held-out rows (BENCHMARKS.md).
+    call is spent. The rows are declared with their signals (`graph.signals.Withdrawal`); a rule stays
+    when `bench/ablate.py` shows what it buys on held-out rows (BENCHMARKS.md).
     """
 
     signal: str
@@ -75,12 +74,9 @@ class WithdrawalRule:
         return bool(config.get(self.setting) in self.on and signals.get(self.signal))
 
 
-WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = (
-    WithdrawalRule("answer_unanchored", "gate.abstain_unanchored_answers", (True,),
-                   "RETRIEVE_UNANCHORED_ANSWER", "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
-    WithdrawalRule("answer_inconsistent", "gate.second_reading", ("withdraw",),
-                   "RETRIEVE_INCONSISTENT_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", skips_judge=True),
-)  # fmt: skip
+WITHDRAWAL_RULES: tuple[WithdrawalRule, ...] = tuple(
+    WithdrawalRule(name, row.setting, row.on, row.retrieve, row.abstain, row.skips_judge) for name, row in WITHDRAWALS
+)
 """The withdrawal rules, in the order they are read: the first that fires decides."""
 
 

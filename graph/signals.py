@@ -7,6 +7,11 @@ derived from it (`LOGGED_SIGNALS`, `RECORDED_SIGNALS`, `SIGNAL_NAMES`), so addin
 line here plus its measurement in `agents/signal_meter.py`; a key that is not declared is a mypy
 error (`signals["typo"]`) wherever `Signals` is the type.
 
+A signal that withdraws an answer the gate would stop on carries its row of the gate's table in its
+`About` (`Withdrawal`: enabling setting, retrieve and abstain reasons, whether the judge is skipped);
+`graph/gate.py` reads the rows in declaration order. Adding a withdrawal rule is its declaration and
+two reasons here, its measurement, and its setting in `graph/config_groups.py`.
+
 The gate's answer is an `Action` and a `GateReason` (described in `graph/gate.py`); a run that
 ended on an LLM fault carries a `FaultReason` instead (`tools/llm/faults.py`), and a run that
 reached the finalizer without any decision `ABSTAIN_NO_DECISION`.
@@ -23,11 +28,26 @@ Keep = Literal["gate", "log", "record"]
 
 
 @dataclass(frozen=True)
+class Withdrawal:
+    """A signal's row in the gate's table: it withdraws an answer the gate would stop on while the
+    setting holds one of the values in `on`. Another round (`retrieve`) while one can start, else
+    `abstain`; `skips_judge`: withdrawn whatever the judge says, so no judge call is spent."""
+
+    setting: str
+    on: tuple[object, ...]
+    retrieve: GateReason
+    abstain: GateReason
+    skips_judge: bool
+
+
+@dataclass(frozen=True)
 class About:
-    """What a signal measures, and where it is kept besides the gate's input (see the module docstring)."""
+    """What a signal measures, where it is kept besides the gate's input (see the module docstring),
+    and its withdrawal row if it withdraws answers."""
 
     text: str
     keep: Keep = "gate"
+    withdraws: Withdrawal | None = None
 
 
 DraftStatus = Literal["free", "quoted", "declined", "malformed"]
@@ -81,12 +101,17 @@ class Signals(TypedDict):
         About(
             "the cited passages hold no firm named anchor, another passage does, no title mention links them",
             "record",
+            Withdrawal("gate.abstain_unanchored_answers", (True,), "RETRIEVE_UNANCHORED_ANSWER",
+                       "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
         ),
     ]
     answer_inconsistent: Annotated[
         bool | None,
         About(
-            "a second reading of the passages in reverse order did not give the answer again (None: not read)", "record"
+            "a second reading of the passages in reverse order did not give the answer again (None: not read)",
+            "record",
+            Withdrawal("gate.second_reading", ("withdraw",), "RETRIEVE_INCONSISTENT_ANSWER",
+                       "ABSTAIN_INCONSISTENT_ANSWER", skips_judge=True),
         ),
     ]
     hop_next: Annotated[bool, About("a multi-hop plan has a hop after the one this draft answers", "record")]
@@ -104,6 +129,10 @@ SIGNALS: dict[str, About] = {name: _about(hint) for name, hint in get_type_hints
 SIGNAL_NAMES: tuple[str, ...] = tuple(SIGNALS)
 LOGGED_SIGNALS: tuple[str, ...] = tuple(name for name, about in SIGNALS.items() if about.keep != "gate")
 RECORDED_SIGNALS: tuple[str, ...] = tuple(name for name, about in SIGNALS.items() if about.keep == "record")
+WITHDRAWALS: tuple[tuple[str, Withdrawal], ...] = tuple(
+    (name, about.withdraws) for name, about in SIGNALS.items() if about.withdraws is not None
+)
+"""(signal, its withdrawal row) in declaration order: the order the gate reads them."""
 
 Action = Literal["STOP", "RETRIEVE_MORE", "REFLECT", "ABSTAIN"]
 ACTIONS: tuple[Action, ...] = get_args(Action)

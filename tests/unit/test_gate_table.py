@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from anchorgate.graph.config import Config, field_names
 from anchorgate.graph.gate import WITHDRAWAL_RULES, WithdrawalRule, can_start_round, decide, needs_judge
 from anchorgate.graph.presets import load_preset
-from anchorgate.graph.signals import GATE_REASONS, SIGNAL_NAMES
+from anchorgate.graph.signals import GATE_REASONS, SIGNAL_NAMES, SIGNALS, WITHDRAWALS
 from tests.unit.test_gate import sig
 
 A = load_preset("A")
@@ -54,6 +54,15 @@ def test_a_fired_rule_retrieves_while_a_round_can_start_then_abstains(rule: With
     assert decide(fired, _off(rule, A)) == ("STOP", "STOP_OVERLAP_OK")  # switched off: the answer stands
     assert decide(sig(), one_round) == ("STOP", "STOP_OVERLAP_OK")  # not fired: nothing withdrawn
     assert needs_judge(fired, _on(rule, B)) is not rule.skips_judge
+
+
+def test_the_rows_are_the_declared_withdrawals_in_declaration_order() -> None:
+    """A rule is declared once, with its signal: the table holds every declared row, and only those."""
+    declared = [name for name, about in SIGNALS.items() if about.withdraws is not None]
+    assert [rule.signal for rule in WITHDRAWAL_RULES] == declared == [name for name, _ in WITHDRAWALS]
+    for rule, (_, row) in zip(WITHDRAWAL_RULES, WITHDRAWALS, strict=True):
+        assert (rule.setting, rule.on, rule.retrieve, rule.abstain, rule.skips_judge) == (
+            row.setting, row.on, row.retrieve, row.abstain, row.skips_judge)  # fmt: skip
 
 
 def test_the_first_fired_row_decides() -> None:
