@@ -101,8 +101,13 @@ class Signals(TypedDict):
         About(
             "the cited passages hold no firm named anchor, another passage does, no title mention links them",
             "record",
-            Withdrawal("gate.abstain_unanchored_answers", (True,), "RETRIEVE_UNANCHORED_ANSWER",
-                       "ABSTAIN_UNANCHORED_ANSWER", skips_judge=True),
+            Withdrawal(
+                "gate.abstain_unanchored_answers",
+                (True,),
+                "RETRIEVE_UNANCHORED_ANSWER",
+                "ABSTAIN_UNANCHORED_ANSWER",
+                skips_judge=True,
+            ),
         ),
     ]
     answer_inconsistent: Annotated[
@@ -110,8 +115,13 @@ class Signals(TypedDict):
         About(
             "a second reading of the passages in reverse order did not give the answer again (None: not read)",
             "record",
-            Withdrawal("gate.second_reading", ("withdraw",), "RETRIEVE_INCONSISTENT_ANSWER",
-                       "ABSTAIN_INCONSISTENT_ANSWER", skips_judge=True),
+            Withdrawal(
+                "gate.second_reading",
+                ("withdraw",),
+                "RETRIEVE_INCONSISTENT_ANSWER",
+                "ABSTAIN_INCONSISTENT_ANSWER",
+                skips_judge=True,
+            ),
         ),
     ]
     hop_next: Annotated[bool, About("a multi-hop plan has a hop after the one this draft answers", "record")]
