@@ -20,6 +20,7 @@ from anchorgate.graph.signals import DraftStatus, Signals
 from anchorgate.graph.state import Evidence, State
 from anchorgate.tools.answer.answer_links import NAMED_KINDS, answer_bridged, answer_unanchored
 from anchorgate.tools.answer.confidence import answer_span_confidence, dragin_confidence, retrieval_confidence
+from anchorgate.tools.answer.question_match import is_chinese_question, off_question
 from anchorgate.tools.answer.quoted_draft import non_answer
 from anchorgate.tools.answer.support import SUPPORTED_AT, claims_as_dicts, support_report
 from anchorgate.tools.answer.text import is_idk
@@ -55,6 +56,23 @@ def _retrieval_confidence(state: State) -> float:
     if not distances:
         return 0.0
     return round(retrieval_confidence(distances, len(state["question"].split())).confidence, 4)
+
+
+def off_question_lacks(state: State, idk: bool) -> str | None:
+    """What a quoted answer's quotes lack of what a Chinese question asks ("number,terms"; "" for nothing),
+    or None when not read: the check is off, the question is not Chinese, or the draft is not quoted."""
+    structure = state.get("draft_structure") or {}
+    if idk or structure.get("status") != "quoted" or not is_chinese_question(state["question"]):
+        return None
+    quotes = [q for q in structure.get("quotes", []) if q.get("status") != "absent"]
+    titles = {int(p["n"]): p["title"] for p in state.get("context", [])}
+    lacks = off_question(
+        state["question"],
+        str(structure.get("answer", "")),
+        [q.get("match") or q["text"] for q in quotes],
+        [titles[q["found_in"]] for q in quotes if q.get("found_in") in titles],
+    )
+    return ",".join(lacks)
 
 
 def inconsistent(state: State) -> bool | None:
@@ -181,6 +199,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "answer_bridged": bool(draft) and not idk and answer_bridged(named, draft, context),
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
         "answer_inconsistent": inconsistent(state),
+        "answer_off_question": off_question_lacks(state, idk) if config.gate.chinese_quote_check else None,
         "hop_next": state.get("hop", 0) < len(state.get("hop_plan") or [None]) - 1,
     }
     signals["judge_needed"] = needs_judge(signals, config)

@@ -198,7 +198,7 @@ class GateSettings:
     factoid_one_shot: bool = _f(False, "One anchor-constrained retry when an essential anchor is missing.")
     follow_hops: bool = _f(
         False,
-        "A question composed of nested descriptions (\"the spouse of the author of X\") is planned as single-hop"
+        'A question composed of nested descriptions ("the spouse of the author of X") is planned as single-hop'
         " sub-questions (tools/question/hop_plan.py) and answered hop by hop: round 1 answers hop 1, and an answer"
         " the gate would stop on while a hop is left goes on to the next hop with it filled in"
         " (RETRIEVE_NEXT_HOP); a run that cannot reach the last hop abstains (ABSTAIN_INCOMPLETE_HOPS), never"
@@ -210,6 +210,13 @@ class GateSettings:
         " them and no title mention links the two (signal answer_unanchored), answers a neighbouring question:"
         " another round when one is left, else ABSTAIN_UNANCHORED_ANSWER (NoMIRACL-id, HotpotQA:"
         " docs/benchmark-log.md).",
+    )
+    chinese_quote_check: bool = _f(
+        False,
+        "A quoted answer to a Chinese question is read against the question (signal answer_off_question,"
+        " tools/answer/question_match.py): its quotes must hold the answer's numbers, the year the question names,"
+        " half the question's nouns and any superlative it asks. One that does not answers another question:"
+        " another round when one is left (RETRIEVE_OFF_QUESTION_ANSWER), else ABSTAIN_OFF_QUESTION_ANSWER.",
     )
     second_reading: SecondReadingPolicy = _f(
         "off",

@@ -124,6 +124,21 @@ class Signals(TypedDict):
             ),
         ),
     ]
+    answer_off_question: Annotated[
+        str | None,
+        About(
+            "what a quoted answer's quotes lack of what a Chinese question asks: number, year, terms, superlative"
+            " (None: not read; empty: nothing)",
+            "record",
+            Withdrawal(
+                "gate.chinese_quote_check",
+                (True,),
+                "RETRIEVE_OFF_QUESTION_ANSWER",
+                "ABSTAIN_OFF_QUESTION_ANSWER",
+                skips_judge=True,
+            ),
+        ),
+    ]
     hop_next: Annotated[bool, About("a multi-hop plan has a hop after the one this draft answers", "record")]
     judge_needed: NotRequired[Annotated[bool, About("consult the judge before the gate (from the signals above)")]]
 
@@ -151,11 +166,13 @@ GateReason = Literal[
     "RETRIEVE_ANCHOR_ONE_SHOT", "RETRIEVE_MISSING_ANCHOR", "RETRIEVE_LOW_SUPPORT", "RETRIEVE_JUDGE_UNSUPPORTED",
     "RETRIEVE_UNANCHORED_ANSWER",
     "RETRIEVE_INCONSISTENT_ANSWER",
+    "RETRIEVE_OFF_QUESTION_ANSWER",
     "RETRIEVE_NEXT_HOP",
     "REFLECT_FIXABLE_FLAW",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
     "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET",
-    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", "ABSTAIN_INCOMPLETE_HOPS",
+    "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", "ABSTAIN_OFF_QUESTION_ANSWER",
+    "ABSTAIN_INCOMPLETE_HOPS",
 ]  # fmt: skip
 FaultReason = Literal[
     "ABSTAIN_LLM_UNAVAILABLE", "ABSTAIN_LLM_RATE_LIMITED", "ABSTAIN_LLM_TIMEOUT", "ABSTAIN_LLM_MALFORMED",

@@ -55,7 +55,7 @@ def test_a_date_anchor_is_found_in_chinese_and_english_evidence_only_when_the_da
         ("长城有多长？", "number", True), ("这座湖有多大？", "number", True), ("谁写了《红楼梦》？", "name", True),
         ("誰寫了《紅樓夢》？", "name", True), ("幾個人參加了？", "number", True), ("他在哪里出生？", "any", True),
         ("哪个城市更大？", "any", True), ("这种病叫什么？", "any", True), ("量子力学是什么？", "any", False),
-        ("为什么天空是蓝色的？", "any", False), ("现在几点？", "any", False),
+        ("为什么天空是蓝色的？", "any", False), ("现在几点？", "any", False), ("香港有哪些剧院？", "any", False),
     ],
 )  # fmt: skip
 def test_chinese_question_words_give_the_asked_answer_type(question: str, answer_type: str, short: bool) -> None:
@@ -109,3 +109,14 @@ def test_language_mismatch_notes_a_chinese_question_over_a_corpus_without_chines
     assert language_mismatch("en", {"zh": 1.0}) is None  # only questions without shared letters get the note
     assert language_mismatch("zh", {"und": 1.0}) is None and language_mismatch("zh", {}) is None  # nothing known
     assert language_mismatch("zh", ["id", "en"]) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "short"),
+    [("美国现任阿拉斯加州州长是谁？", True), ("德意志帝国所属哪一大洲？", True), ("香港有哪些剧院？", False),
+     ("花木兰的故事是什么？", False), ("Who wrote 《红楼梦》?", True)],
+)  # fmt: skip
+def test_a_chinese_question_chooses_the_quoted_style_by_its_own_question_words(question: str, short: bool) -> None:
+    from anchorgate.tools.question.answer_type import short_answer_expected
+
+    assert short_answer_expected(question, "other") is short

@@ -18,6 +18,8 @@ BASELINE = load_preset("baseline")
 ALWAYS = A.replace(**{"judge.policy": "always"})
 REREAD_A = A.replace(**{"gate.second_reading": "withdraw"})
 REREAD_B = B.replace(**{"gate.second_reading": "withdraw"})
+ZH_A = A.replace(**{"gate.chinese_quote_check": True})
+ZH_B = B.replace(**{"gate.chinese_quote_check": True})
 ONE_HOP_JUDGE = ALWAYS.replace(**{"judge.bridged_answers": False})
 
 
@@ -206,10 +208,37 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         sig(answer_unanchored=True, overlap=0.35, judge_label="SUPPORTED"),
         ("ABSTAIN", "ABSTAIN_UNANCHORED_ANSWER"),
     ),
-    ("an inner hop's supported answer goes on to the next hop", A, sig(hop_next=True),
-     ("RETRIEVE_MORE", "RETRIEVE_NEXT_HOP")),  # fmt: skip
-    ("no budget for the next hop: abstain, never the bridge", A, sig(hop_next=True, tokens_left=100),
-     ("ABSTAIN", "ABSTAIN_INCOMPLETE_HOPS")),  # fmt: skip
+    (
+        "A: a quote that lacks what a Chinese question asks",
+        ZH_A,
+        sig(answer_off_question="number,terms"),
+        ("ABSTAIN", "ABSTAIN_OFF_QUESTION_ANSWER"),
+    ),  # fmt: skip
+    ("A: quotes that state it all stand", ZH_A, sig(answer_off_question=""), ("STOP", "STOP_OVERLAP_OK")),
+    (
+        "B: an off-question quote spends round 2",
+        ZH_B,
+        sig(answer_off_question="year"),
+        ("RETRIEVE_MORE", "RETRIEVE_OFF_QUESTION_ANSWER"),
+    ),  # fmt: skip
+    (
+        "check off: the answer stands",
+        A.replace(**{"gate.chinese_quote_check": False}),
+        sig(answer_off_question="terms"),
+        ("STOP", "STOP_OVERLAP_OK"),
+    ),  # fmt: skip
+    (
+        "an inner hop's supported answer goes on to the next hop",
+        A,
+        sig(hop_next=True),
+        ("RETRIEVE_MORE", "RETRIEVE_NEXT_HOP"),
+    ),  # fmt: skip
+    (
+        "no budget for the next hop: abstain, never the bridge",
+        A,
+        sig(hop_next=True, tokens_left=100),
+        ("ABSTAIN", "ABSTAIN_INCOMPLETE_HOPS"),
+    ),  # fmt: skip
 ]
 
 

@@ -27,7 +27,7 @@ _WHEN = re.compile(
 )
 _NUMBER = re.compile(r"多少|(?<![这那])几(?![月号日点时乎])|多(?:大|长|高|远|久|重|深|宽|厚|快|少)|百分之几")
 _WHO = re.compile(r"谁|哪一?位|哪一?个人|何人|什么人")
-_WHICH = re.compile(r"哪|叫什么|什么名字|什么地方|何地|何处")
+_WHICH = re.compile(r"哪(?!些)|叫什么|什么名字|什么地方|何地|何处")  # 哪些 asks for a list: sentences
 
 
 def chinese_answer_type(question: str) -> AnswerType:
@@ -43,5 +43,5 @@ def chinese_answer_type(question: str) -> AnswerType:
 def chinese_short_answer_expected(question: str) -> bool:
     """Whether a Chinese question asks for a short span (a date, number, name, place or choice):
     any of the typed question words, or 哪 / 叫什么 / 什么名字 (which, where, what is it called).
-    "X是什么？" and 为什么 / 怎么 questions are answered in sentences."""
+    "X是什么？", 为什么 / 怎么 and 有哪些 (a list) questions are answered in sentences."""
     return chinese_answer_type(question) != "any" or _WHICH.search(to_script(question, "simplified")) is not None
