@@ -108,7 +108,7 @@ def selection_settings(config: Config, floor: float) -> SelectionSettings:
         pool_k=config.retrieval.pool_k,
         keep_k=config.retrieval.k,
         mmr_diversity=config.retrieval.mmr_diversity,
-        adaptive_diversity=config.retrieval.adaptive_mmr,
+        adaptive_diversity=True,
         anchor_bonus=config.retrieval.anchor_bonus,
         relevance_floor=floor,
         per_source_cap=config.retrieval.per_source_cap,

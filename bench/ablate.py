@@ -354,15 +354,26 @@ RETRIEVAL_VALUES = {
 }
 
 
+HOP_OUT = "bench/results/eval_1p5b_2026-11-28_hop_retrieval"
+"""A and A with one retrieval value at its plain default on two multi-hop sets (product at 1d180ee)."""
+
+
 def retrieval_values() -> dict[str, Any]:
-    """A with one retrieval value back at its plain default (`<set>/plain_<name>`, product at 11cda1a) against A
-    as shipped on the same rows (ClapNQ: `after_groups`; NQ-open: `after_removals`, the same answers)."""
+    """A with one retrieval value back at its plain default (`<set>/plain_<name>`) against A as shipped on the
+    same rows: ClapNQ 281–330 and NQ-open 201–250 (product at 11cda1a; ClapNQ's reference is `after_groups`,
+    NQ-open's `after_removals`, the same answers), HotpotQA 71–100 and MuSiQue 71–100 (`HOP_OUT`). The
+    relevance floor was settled on the first two sets; the other three are compared on all four."""
     result: dict[str, Any] = {}
     for name, label in RETRIEVAL_VALUES.items():
         pairs = [(f"A, ClapNQ 281–330, {label}", REPO / OUT / "clapnq281_330/after_groups/A.jsonl",
                   REPO / OUT / f"clapnq281_330/plain_{name}/A.jsonl"),
                  (f"A, NQ-open 201–250, {label}", REPO / OUT / "nq_open201_250/after_removals/A.jsonl",
                   REPO / OUT / f"nq_open201_250/plain_{name}/A.jsonl")]  # fmt: skip
+        if name != "relevance_floor":
+            pairs += [(f"A, {title}, {label}", REPO / HOP_OUT / f"{folder}/A/A.jsonl",
+                       REPO / HOP_OUT / f"{folder}/plain_{name}/A.jsonl")
+                      for title, folder in (("HotpotQA 71–100", "hotpot71_100"),
+                                            ("MuSiQue 71–100", "musique71_100"))]  # fmt: skip
         result[name] = _compare_runs(pairs)
     return result
 

@@ -115,8 +115,12 @@ class RetrievalSettings:
         "Weight of the bridge hop's ranking in the cross-worker fusion (others: 1).",
         allowed=Range(0.0, MAX_WEIGHT),
     )
-    mmr_diversity: float = _f(0.0, "MMR diversity weight (0 = pure relevance, seed default 0.45).", allowed=SHARE)
-    adaptive_mmr: bool = _f(False, "Factoid questions lean to relevance, list questions to diversity.")
+    mmr_diversity: float = _f(
+        0.0,
+        "MMR diversity weight (0 = pure relevance, seed default 0.45), adapted to the question: factoid"
+        " questions lean to relevance, list questions to diversity.",
+        allowed=SHARE,
+    )
     anchor_bonus: float = _f(0.0, "Score bonus when a relevant chunk's title contains a query anchor.", allowed=SHARE)
     relevance_floor: float = _f(
         0.0,

@@ -42,7 +42,6 @@ RENAMED: dict[str, str] = {
     "bridge_links": "retrieval.bridge_links",
     "bridge_weight": "retrieval.bridge_weight",
     "mmr_diversity": "retrieval.mmr_diversity",
-    "adaptive_mmr": "retrieval.adaptive_mmr",
     "anchor_bonus": "retrieval.anchor_bonus",
     "relevance_floor": "retrieval.relevance_floor",
     "e5_relevance_floor": "retrieval.e5_scale[retrieval.relevance_floor]",
@@ -111,6 +110,8 @@ WITHDRAWN: dict[str, str] = {
     "abstain_p_max": "the near-refusal abstention was withdrawn: no held-out figure supported it",
     "free_style_fallback": "withdrawn: measured in B it traded about two right answers for one wrong",
     "drop_unsupported": "withdrawn: no preset used it and no held-out figure supported it",
+    "adaptive_mmr": "MMR adapts to the question whenever retrieval.mmr_diversity is above 0",
+    "retrieval.adaptive_mmr": "MMR adapts to the question whenever retrieval.mmr_diversity is above 0",
 }
 
 

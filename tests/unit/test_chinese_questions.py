@@ -109,14 +109,3 @@ def test_language_mismatch_notes_a_chinese_question_over_a_corpus_without_chines
     assert language_mismatch("en", {"zh": 1.0}) is None  # only questions without shared letters get the note
     assert language_mismatch("zh", {"und": 1.0}) is None and language_mismatch("zh", {}) is None  # nothing known
     assert language_mismatch("zh", ["id", "en"]) is not None
-
-
-@pytest.mark.parametrize(
-    ("question", "short"),
-    [("美国现任阿拉斯加州州长是谁？", True), ("德意志帝国所属哪一大洲？", True), ("香港有哪些剧院？", False),
-     ("花木兰的故事是什么？", False), ("Who wrote 《红楼梦》?", True)],
-)  # fmt: skip
-def test_a_chinese_question_chooses_the_quoted_style_by_its_own_question_words(question: str, short: bool) -> None:
-    from anchorgate.tools.question.answer_type import short_answer_expected
-
-    assert short_answer_expected(question, "other") is short

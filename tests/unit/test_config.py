@@ -61,7 +61,7 @@ def test_preset_names_are_case_insensitive_and_overrides_win() -> None:
     [
         ("budget.token_budget=1500", 1500),
         ("gate.overlap_tau=0.5", 0.5),
-        ("retrieval.adaptive_mmr=yes", True),
+        ("gate.follow_hops=yes", True),
         ("retrieval.list_reserve=5,3", (5, 3)),
         ("retrieval.list_reserve[1]=4", 4),
         ("gate.gray_zone=0.2,0.4", (0.2, 0.4)),
@@ -136,6 +136,7 @@ def _parsed(args: Any) -> int:
         ("gate.moda=baug", "unknown setting 'gate.moda'", "did you mean gate.mode?"),
         ("budget.nope=1", "unknown setting 'budget.nope'", "the budget settings: token_budget, max_context_tokens"),
         ("use_hyde=yes", "setting 'use_hyde' was withdrawn", "gate.round_strategy=hyde"),
+        ("retrieval.adaptive_mmr=no", "setting 'retrieval.adaptive_mmr' was withdrawn", "retrieval.mmr_diversity"),
     ],
 )
 def test_an_unknown_group_or_field_is_exit_78_listing_the_valid_names(
@@ -163,6 +164,12 @@ def test_a_checkpoint_written_before_the_groups_is_read() -> None:
         "B", 3000, "baug", "local-0.5b",
     )  # fmt: skip
     assert config.retrieval.list_reserve == (5, 3)
+
+
+def test_a_grouped_checkpoint_holding_a_withdrawn_field_is_read() -> None:
+    saved = load_preset("A").to_dict()
+    saved["retrieval"]["adaptive_mmr"] = True  # stored by the release that had the setting
+    assert Config.from_saved(saved) == load_preset("A")
 
 
 def test_scaled_settings_read_the_e5_table_only_on_an_e5_index() -> None:

@@ -17,9 +17,11 @@ the question itself. What they lack, in the order reported:
   (tools/question/superlative.py).
 
 Only quoted answers are read: a quote is the sentence the reader says its answer comes from, so what
-it must hold is well defined. Free-style answers (list and "what is" questions) cite whole passages,
-where a missing noun told the answerable and the unanswerable apart no better than chance on the
-rows the threshold was chosen on (NoMIRACL-zh 126–187 of each subset; bench/splits.json).
+it must hold is well defined. Free-style answers (list, who and "what is" questions in Chinese) cite
+whole passages, where a missing noun was as common on the relevant sets as on the non-relevant ones;
+and asking who/which questions in the quoted style, so that the check reads them, lost more relevant
+answers than it withdrew wrong ones (rows the check was chosen on: NoMIRACL-zh 126–187 of each
+subset, bench/splits.json).
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 `expected_answer_type`: a date ("when", "kapan"), a number ("how many", "berapa"), a name ("who",
 "siapa") or any. `short_answer_expected`: whether the answer is a short span (name, date, number,
-place, yes/no, a choice) rather than sentences, the quoted answer style's domain; a Chinese question
-is read by its own question words (`chinese_answer_type.py`). Whether the
+place, yes/no, a choice) rather than sentences, the quoted answer style's domain. Whether the
 evidence holds a candidate of the expected type is the evidence's question
 (`tools/retrieval/evidence_strength.py`).
 """
@@ -13,7 +12,6 @@ from __future__ import annotations
 import re
 
 from anchorgate.tools.question.anchors.model import without_particles
-from anchorgate.tools.question.chinese_answer_type import chinese_short_answer_expected
 from anchorgate.tools.text.language import question_language
 
 _WHEN = re.compile(r"\b(?:when|what year|which year|in what year|what date|kapan|tahun berapa)\b", re.IGNORECASE)
@@ -60,10 +58,7 @@ def short_answer_expected(question: str, question_kind: str) -> bool:
     …", how/why) are answered in sentences."""
     if question_kind in {"yes_no", "numeric", "comparison"}:
         return True
-    language = question_language(question)
-    if language == "zh":  # Chinese asks in place (谁, 哪, 多少 …), not with a leading question word
-        return chinese_short_answer_expected(question)
     plain = without_particles(question).strip()
     if expected_answer_type(question) != "any" or _SHORT_WH.search(plain):
         return True
-    return language != "en" and bool(_SHORT_ID.search(plain))
+    return question_language(question) != "en" and bool(_SHORT_ID.search(plain))
