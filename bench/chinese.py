@@ -3,12 +3,14 @@
     .venv/bin/python bench/chinese.py [--folder bench/results/eval_1p5b_2026-11-28_chinese]
 
 Reads the records of `anchorgate eval` runs in the folder:
-- `nomiracl_zh_tune_before/A.jsonl` (A before the Chinese quote check) and `nomiracl_zh_tune_check/A.jsonl`
-  (A with it): the tune rows, upstream 126–187 of each subset (eval rows 1–124);
-- `nomiracl_zh_report_baseline/baseline.jsonl` and `nomiracl_zh_report/{A,B}.jsonl`: the report rows,
-  upstream 188–250 (eval rows 125–250);
-- `cmrc301_600_baseline/baseline.jsonl` and `cmrc301_600/{A,B}.jsonl`: CMRC2018 questions 301–600, every
-  10th (`cmrc301_600_every10.ids`).
+- `nomiracl_zh_tune_before/A.jsonl`: A before the Chinese quote check on the tune rows, upstream 126–187 of
+  each subset (eval rows 1–124). The check is replayed over these records ("A with the check, replayed":
+  A has one round, so a withdrawn answer is an abstention); `nomiracl_zh_tune_check/A.jsonl` holds the
+  rejected variant that also asked who/which questions in the quoted style (the rows it reached);
+- `nomiracl_zh_report_baseline/baseline.jsonl`, `nomiracl_zh_report/A.jsonl` and `nomiracl_zh_report_B/B.jsonl`:
+  the report rows, upstream 188–250 (eval rows 125–250);
+- `cmrc301_600_baseline/baseline.jsonl`, `cmrc301_600/A.jsonl` and `cmrc301_600_B/B.jsonl`: CMRC2018 questions
+  301–600, every 10th (`cmrc301_600_every10.ids`).
 
 NoMIRACL has no gold answer: on a non-relevant set the right behaviour is to abstain, on a relevant
 set to answer. CMRC2018 is scored by the harness (character F1, CMRC's convention; right / wrong by the
@@ -31,12 +33,14 @@ from anchorgate.eval.scoring.paired import format_difference, paired_bootstrap  
 from anchorgate.eval.store import read_records  # noqa: E402
 
 Records = dict[str, dict[str, Any]]
+DATASET = REPO.parent / "shared" / "datasets" / "nomiracl_zh"
 NOMIRACL = {
-    "tune": {"A before the check": "nomiracl_zh_tune_before/A.jsonl", "A": "nomiracl_zh_tune_check/A.jsonl"},
+    "tune": {"A before the check": "nomiracl_zh_tune_before/A.jsonl",
+             "A, who/which questions quoted too": "nomiracl_zh_tune_check/A.jsonl"},
     "report": {"baseline": "nomiracl_zh_report_baseline/baseline.jsonl", "A": "nomiracl_zh_report/A.jsonl",
-               "B": "nomiracl_zh_report/B.jsonl"},
+               "B": "nomiracl_zh_report_B/B.jsonl"},
 }  # fmt: skip
-CMRC = {"baseline": "cmrc301_600_baseline/baseline.jsonl", "A": "cmrc301_600/A.jsonl", "B": "cmrc301_600/B.jsonl"}
+CMRC = {"baseline": "cmrc301_600_baseline/baseline.jsonl", "A": "cmrc301_600/A.jsonl", "B": "cmrc301_600_B/B.jsonl"}
 
 
 def _load(path: Path) -> Records:
@@ -111,6 +115,39 @@ def cmrc_paired(a: Records, b: Records) -> dict[str, str]:
     return diffs
 
 
+def _titles() -> dict[str, str]:
+    """NoMIRACL-zh passage titles by docid."""
+    titles = {}
+    for path in sorted(DATASET.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            titles.update({p["docid"]: p["title"] for p in json.loads(line)["passages"]})
+    return titles
+
+
+def replay_check(records: Records) -> Records:
+    """A's records as the quote check would have left them: a quoted answer to a Chinese question whose
+    quotes lack what it asks becomes an abstention (A has no second round), with the reason recorded."""
+    from anchorgate.tools.answer.question_match import is_chinese_question, off_question
+
+    titles = _titles()
+    replayed = {}
+    for q, r in records.items():
+        telemetry = r.get("telemetry") or {}
+        structure = telemetry.get("draft_structure") or {}
+        lacks: list[str] = []
+        if not r["abstained"] and structure.get("status") == "quoted" and is_chinese_question(r["question"]):
+            quotes = [x for x in structure.get("quotes", []) if x.get("status") != "absent"]
+            context = telemetry.get("context_ids") or []
+            docids = [context[x["found_in"] - 1].split(":", 1)[1].rsplit("#", 1)[0]
+                      for x in quotes if x.get("found_in") and x["found_in"] <= len(context)]  # fmt: skip
+            texts = [x.get("match") or x["text"] for x in quotes]
+            lacks = off_question(r["question"], str(structure.get("answer", "")), texts, [titles.get(d, "") for d in docids])
+        gate = [{"reason": "ABSTAIN_OFF_QUESTION_ANSWER", "answer_off_question": ",".join(lacks)}] if lacks else []
+        replayed[q] = {**r, "abstained": r["abstained"] or bool(lacks),
+                       "telemetry": {**telemetry, "gate": [*(telemetry.get("gate") or []), *gate]}}  # fmt: skip
+    return replayed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", default=str(REPO / "bench/results/eval_1p5b_2026-11-28_chinese"))
@@ -120,13 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     for split, runs in NOMIRACL.items():
         loaded = {name: _load(folder / path) for name, path in runs.items()}
         loaded = {name: recs for name, recs in loaded.items() if recs}
+        if split == "tune" and "A before the check" in loaded:
+            loaded["A with the check, replayed"] = replay_check(loaded["A before the check"])
         part: dict[str, Any] = {"systems": {n: nomiracl_summary(r) for n, r in loaded.items()}, "paired": {}}
         for name, recs in loaded.items():
             reference = "A before the check" if split == "tune" else "baseline"
             if name != reference and reference in loaded:
                 part["paired"][f"{name} − {reference}"] = nomiracl_paired(loaded[reference], recs)
-        if "A" in loaded:
-            part["withdrawn_by_quote_check"] = withdrawn_by_check(loaded["A"])
+        chosen = "A with the check, replayed" if split == "tune" else "A"
+        if chosen in loaded:
+            part["withdrawn_by_quote_check"] = withdrawn_by_check(loaded[chosen])
         result["nomiracl_zh"][split] = part
     cmrc = {name: recs for name, path in CMRC.items() if (recs := _load(folder / path))}
     result["cmrc2018"] = {"systems": {n: cmrc_summary(r) for n, r in cmrc.items()},
