@@ -141,7 +141,8 @@ def replay_check(records: Records) -> Records:
             docids = [context[x["found_in"] - 1].split(":", 1)[1].rsplit("#", 1)[0]
                       for x in quotes if x.get("found_in") and x["found_in"] <= len(context)]  # fmt: skip
             texts = [x.get("match") or x["text"] for x in quotes]
-            lacks = off_question(r["question"], str(structure.get("answer", "")), texts, [titles.get(d, "") for d in docids])
+            names = [titles.get(d, "") for d in docids]
+            lacks = off_question(r["question"], str(structure.get("answer", "")), texts, names)
         gate = [{"reason": "ABSTAIN_OFF_QUESTION_ANSWER", "answer_off_question": ",".join(lacks)}] if lacks else []
         replayed[q] = {**r, "abstained": r["abstained"] or bool(lacks),
                        "telemetry": {**telemetry, "gate": [*(telemetry.get("gate") or []), *gate]}}  # fmt: skip
