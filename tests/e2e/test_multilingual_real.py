@@ -90,3 +90,24 @@ def test_question_in_another_language_than_its_corpus(tmp_path: Path) -> None:
         resolve_config("A", {"resources.corpus": str(folder), "resources.cache_dir": str(tmp_path / "cache")})
     )
     assert index.manifest["embedding_model"] == MINILM  # English corpus: English model, as before
+
+
+def test_a_chinese_quote_that_does_not_state_what_was_asked_is_not_the_answer(tmp_path: Path) -> None:
+    """Preset A reads a quoted answer to a Chinese question against the question (gate.chinese_quote_check):
+    asked about a railway in the United States over passages about the Great Wall, the run never stops on
+    a quote that lacks the question's nouns; asked what the passages do state, the check lets it stand."""
+    from anchorgate.tools.answer.question_match import off_question
+
+    folder = _folder(tmp_path, CHINESE)
+    for question in ("美国铁路的总长度是多少公里？", "历代长城的总长度是多少公里？"):
+        result = _ask(question, folder, tmp_path)
+        _cited_or_reasoned(result, CHINESE)
+        entries = result["telemetry"]["gate"]
+        structure = result["telemetry"].get("draft_structure") or {}
+        if structure.get("status") == "quoted":  # a quoted draft was read against the question, on the record
+            assert all(entry["signals"]["answer_off_question"] is not None for entry in entries), entries
+        if result["decision"] == "STOP" and structure.get("status") == "quoted":
+            quotes = [c["quote"] for c in result["citations"]]
+            assert off_question(question, structure["answer"], quotes, [c["title"] for c in result["citations"]]) == []
+        if result["reason"] == "ABSTAIN_OFF_QUESTION_ANSWER":
+            assert question.startswith("美国"), "the answer the passages state was withdrawn"
