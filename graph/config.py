@@ -83,8 +83,13 @@ class Config:
     def from_saved(cls, values: dict[str, Any]) -> Config:
         """A Config from a stored `to_dict()`: by group, or flat as checkpoints written before the groups hold it."""
         if not values or any(isinstance(values.get(name), dict) for name in GROUPS):
-            return cls(**{name: {field: value for field, value in group.items() if f"{name}.{field}" not in WITHDRAWN}
-                          if isinstance(group, dict) else group for name, group in values.items()})  # fmt: skip
+            kept: dict[str, Any] = {
+                name: {key: value for key, value in group.items() if f"{name}.{key}" not in WITHDRAWN}
+                if isinstance(group, dict)
+                else group
+                for name, group in values.items()
+            }  # a field a later release withdrew is not read back
+            return cls(**kept)
         flat = {key: value for key, value in values.items() if key not in WITHDRAWN}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecatedSettingName)  # names the program stored, not the user's
