@@ -378,6 +378,26 @@ def retrieval_values() -> dict[str, Any]:
     return result
 
 
+B_OUT = "bench/results/eval_1p5b_2026-11-28_b_ablation"
+B_SETTINGS = {
+    "judge_bridged": "two-hop answers judged too (judge.bridged_answers false → true)",
+    "no_list_reserve": "no list reserve (retrieval.list_reserve 5,3 → 0,0)",
+    "round_question": "round 2 asks the question again (gate.round_strategy auto → question)",
+    "judge_gray_zone": "A's judge: gray zone, verdict, one call (judge.policy always → gray_zone)",
+}
+
+
+def b_settings() -> dict[str, Any]:
+    """B with one of its own settings back at A's value (`<set>/<name>/B.jsonl`, product at afbf97b) against B
+    as shipped on the same rows (`<set>/B/B.jsonl`): HotpotQA 71–100."""
+    result: dict[str, Any] = {}
+    for name, label in B_SETTINGS.items():
+        pairs = [(f"B, HotpotQA 71–100, {label}", REPO / B_OUT / "hotpot71_100/B/B.jsonl",
+                  REPO / B_OUT / f"hotpot71_100/{name}/B.jsonl")]  # fmt: skip
+        result[name] = _compare_runs(pairs)
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -388,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("after", help="A after the removals against A's reference")
     sub.add_parser("after-groups", help="A and B after the settings were grouped against A and B after the removals")
     sub.add_parser("retrieval", help="A with one retrieval value at its plain default against A")
+    sub.add_parser("b-settings", help="B with one of its own settings at A's value against B")
     rep = sub.add_parser("report", help="compare the committed runs")
     rep.add_argument("--write", action="store_true", help=f"write {OUT}/ablation.md and .json")
     args = parser.parse_args(argv)
@@ -405,6 +426,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "retrieval":
         values = retrieval_values()
         (REPO / OUT / "retrieval_values.json").write_text(json.dumps(values, indent=1, ensure_ascii=False) + "\n")
+        for name, compared in values.items():
+            for row in compared["rows"]:
+                print(name, row)
+        return 0
+    if args.command == "b-settings":
+        values = b_settings()
+        (REPO / B_OUT / "b_settings.json").write_text(json.dumps(values, indent=1, ensure_ascii=False) + "\n")
         for name, compared in values.items():
             for row in compared["rows"]:
                 print(name, row)
