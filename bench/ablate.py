@@ -398,6 +398,13 @@ def b_settings() -> dict[str, Any]:
     return result
 
 
+BY_SETTING: dict[str, tuple[Callable[[], dict[str, Any]], str, str]] = {
+    "retrieval": (retrieval_values, OUT, "retrieval_values.json"),
+    "b-settings": (b_settings, B_OUT, "b_settings.json"),
+}
+"""Subcommands that compare one run per setting against the reference: what they run, where they write."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -423,16 +430,10 @@ def main(argv: list[str] | None = None) -> int:
         for row in result["rows"]:
             print(row)
         return 0
-    if args.command == "retrieval":
-        values = retrieval_values()
-        (REPO / OUT / "retrieval_values.json").write_text(json.dumps(values, indent=1, ensure_ascii=False) + "\n")
-        for name, compared in values.items():
-            for row in compared["rows"]:
-                print(name, row)
-        return 0
-    if args.command == "b-settings":
-        values = b_settings()
-        (REPO / B_OUT / "b_settings.json").write_text(json.dumps(values, indent=1, ensure_ascii=False) + "\n")
+    if args.command in BY_SETTING:
+        compare_all, folder, file_name = BY_SETTING[args.command]
+        values = compare_all()
+        (REPO / folder / file_name).write_text(json.dumps(values, indent=1, ensure_ascii=False) + "\n")
         for name, compared in values.items():
             for row in compared["rows"]:
                 print(name, row)

@@ -15,7 +15,8 @@ Reads the records of `anchorgate eval` runs in the folder:
 NoMIRACL has no gold answer: on a non-relevant set the right behaviour is to abstain, on a relevant
 set to answer. CMRC2018 is scored by the harness (character F1, CMRC's convention; right / wrong by the
 answer keys' rules). Differences are paired bootstrap 95% intervals (`eval.scoring.paired`). For the
-quote check, each answer it withdrew is listed with what its quotes lacked. Writes `chinese.json`.
+quote check, each answer it withdrew is listed with what its quotes lacked, and on the report rows its own
+effect is A against A's records with those answers standing. Writes `chinese.json`.
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ def withdrawn_by_check(records: Records) -> list[dict[str, Any]]:
     return found
 
 
+def without_check(records: Records) -> Records:
+    """A's records as they would stand without the quote check: an answer it withdrew stands (A has one round,
+    so the withdrawal changed nothing else). The check's own held-out figure is A − this."""
+    withdrawn = {w["id"] for w in withdrawn_by_check(records)}
+    return {q: {**r, "abstained": False} if q in withdrawn else r for q, r in records.items()}
+
+
 def outcome(record: dict[str, Any]) -> str:
     if record.get("abstained"):
         return "abstained"
@@ -165,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
             reference = "A before the check" if split == "tune" else "baseline"
             if name != reference and reference in loaded:
                 part["paired"][f"{name} − {reference}"] = nomiracl_paired(loaded[reference], recs)
+        if split == "report" and "A" in loaded:
+            part["paired"]["A − A without the check"] = nomiracl_paired(without_check(loaded["A"]), loaded["A"])
         chosen = "A with the check, replayed" if split == "tune" else "A"
         if chosen in loaded:
             part["withdrawn_by_quote_check"] = withdrawn_by_check(loaded[chosen])
