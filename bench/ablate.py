@@ -308,7 +308,8 @@ def after_removals() -> dict[str, Any]:
 
 
 def _compare_runs(pairs: list[tuple[str, Path, Path]]) -> dict[str, Any]:
-    """Later − earlier run per labelled pair whose later run finished, and the A pairs pooled."""
+    """Later − earlier run per labelled pair whose later run finished, and the pairs pooled per system (the
+    label's prefix, "A, " or "B, ")."""
     from anchorgate.eval.scoring.paired import format_difference
 
     entries = []
@@ -323,9 +324,10 @@ def _compare_runs(pairs: list[tuple[str, Path, Path]]) -> dict[str, Any]:
                    or _outcome(reference[q]) != _outcome(after[q])}  # fmt: skip
         tokens = sum(int(after[q]["tokens"]["total"]) - int(reference[q]["tokens"]["total"]) for q in ids) / len(ids)
         entries.append({"set": label, "n": len(ids), "outcomes": changed, "tokens": tokens})
-    pooled = [e for e in entries if e["set"].startswith("A, ")]
+    systems = dict.fromkeys(e["set"].split(", ")[0] for e in entries)
+    pooled = [(f"{system}, pooled", [e for e in entries if e["set"].startswith(f"{system}, ")]) for system in systems]
     rows = []
-    for scope, chosen in [*((e["set"], [e]) for e in entries), ("A, pooled", pooled)]:
+    for scope, chosen in [*((e["set"], [e]) for e in entries), *pooled]:
         if not chosen:
             continue
         diffs = {o: format_difference(_difference(chosen, o)) for o in ("right", "wrong", "abstained")}
@@ -388,12 +390,14 @@ B_SETTINGS = {
 
 
 def b_settings() -> dict[str, Any]:
-    """B with one of its own settings back at A's value (`<set>/<name>/B.jsonl`, product at afbf97b) against B
-    as shipped on the same rows (`<set>/B/B.jsonl`): HotpotQA 71–100."""
+    """B with one of its own settings back at A's value (`<set>/<name>/B.jsonl`) against B as shipped on the
+    same rows (`<set>/B/B.jsonl`): HotpotQA 71–100 (product at afbf97b), NQ-open 161–200 and ClapNQ 361–400
+    (product at cfec209)."""
+    sets = (("HotpotQA 71–100", "hotpot71_100"), ("NQ-open 161–200", "nq161_200"), ("ClapNQ 361–400", "clapnq361_400"))
     result: dict[str, Any] = {}
     for name, label in B_SETTINGS.items():
-        pairs = [(f"B, HotpotQA 71–100, {label}", REPO / B_OUT / "hotpot71_100/B/B.jsonl",
-                  REPO / B_OUT / f"hotpot71_100/{name}/B.jsonl")]  # fmt: skip
+        pairs = [(f"B, {title}, {label}", REPO / B_OUT / folder / "B/B.jsonl", REPO / B_OUT / folder / name / "B.jsonl")
+                 for title, folder in sets]  # fmt: skip
         result[name] = _compare_runs(pairs)
     return result
 
