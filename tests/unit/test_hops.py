@@ -12,6 +12,7 @@ from typing import Any
 from anchorgate.api import aask
 from anchorgate.graph.gate import decide
 from anchorgate.graph.presets import load_preset
+from anchorgate.tools.answer.reader import uses_quotes
 from anchorgate.tools.corpus.documents import Passage
 from tests.fakes import ScriptedChatModel, quoting_aware
 from tests.unit.test_agents_graph import _setup
@@ -88,3 +89,13 @@ def test_the_gate_sends_a_supported_inner_answer_to_the_next_hop() -> None:
     assert decide(sig(hop_next=True, tokens_left=10), a) == ("ABSTAIN", "ABSTAIN_INCOMPLETE_HOPS")
     assert decide(sig(hop_next=False), a) == ("STOP", "STOP_OVERLAP_OK")
     assert decide(sig(hop_next=True, idk=True, one_shot_used=True), a)[0] == "ABSTAIN"  # a declined hop ends the run
+
+
+def test_an_inner_hop_is_read_in_the_quoted_style_so_its_answer_line_fills_the_next_hop() -> None:
+    a = load_preset("A", {"gate.follow_hops": True})
+    plan = ["What did Mara Quill use as a basis for her novels?", "What is the capital of #1?"]
+    open_question = {"question": plan[0], "question_type": "other"}
+    assert not uses_quotes(a, open_question)  # an open question asked alone is answered in sentences
+    assert uses_quotes(a, {**open_question, "hop_plan": plan, "hop": 0})  # an inner hop's answer is filled in
+    assert not uses_quotes(a, {**open_question, "hop_plan": plan, "hop": 1})  # the last hop is the question
+    assert not uses_quotes(load_preset("A", {"answer.style": "free"}), {**open_question, "hop_plan": plan, "hop": 0})

@@ -94,7 +94,9 @@ async def quoted_call(
 
 def uses_quotes(config: ReaderSettings, state: Mapping[str, Any]) -> bool:
     """Whether this question's drafts are quoted: `quoted`, or `auto` and the question asks for a short
-    answer (`short_answer_expected`)."""
+    answer (`short_answer_expected`) or is an inner hop, whose answer is filled into the next hop's
+    question and so must be the answer line, not a sentence around it."""
     if config.answer.style == "auto":
-        return short_answer_expected(state["question"], state.get("question_type", "other"))
+        inner_hop = state.get("hop", 0) < len(state.get("hop_plan") or ()) - 1
+        return inner_hop or short_answer_expected(state["question"], state.get("question_type", "other"))
     return config.answer.style == "quoted"
