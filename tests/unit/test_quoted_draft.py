@@ -52,6 +52,19 @@ def test_an_answer_not_in_its_quote_is_not_grounded() -> None:
     assert answer_grounding(draft, CONTEXT) == 0.0
 
 
+def test_a_one_digit_answer_is_grounded_only_by_a_quote_holding_it() -> None:
+    context = [{"n": 1, "title": "Week", "text": "A week has 7 days. A fortnight has 14 days.", "score": 0.8}]
+    held = check_quotes(parse_draft("7\nQUOTE [1]: A week has 7 days."), context)
+    other = check_quotes(parse_draft("8\nQUOTE [1]: A week has 7 days."), context)
+    assert answer_grounding(held, context) == 1.0 and answer_grounding(other, context) == 0.0
+    for quote in ("A week has seven days.", "Satu minggu ada tujuh hari.", "一周有七天。"):  # a digit written out
+        written = check_quotes(parse_draft(f"7\nQUOTE [1]: {quote}"), [{**context[0], "text": quote}])
+        assert answer_grounding(written, context) == 1.0, quote
+    density = [{**context[0], "text": "Density is 85 per km2."}]
+    decimal = check_quotes(parse_draft("85.0 [1]\nQUOTE [1]: Density is 85 per km2."), density)
+    assert answer_grounding(decimal, density) == 1.0  # the "0" of a decimal is no number of its own
+
+
 def test_yes_no_answers_are_verdicts_on_their_quote() -> None:
     draft = check_quotes(parse_draft("Yes\nQUOTE [1]: The Eiffel Tower is in Paris."), CONTEXT)
     assert answer_grounding(draft, CONTEXT) == 1.0

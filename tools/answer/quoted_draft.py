@@ -28,7 +28,8 @@ from difflib import SequenceMatcher
 from typing import Any, Literal
 
 from anchorgate.tools.answer.citations import overlap_words
-from anchorgate.tools.answer.text import IDK_ANSWER, is_idk, normalize_words
+from anchorgate.tools.answer.text import IDK_ANSWER, is_idk, normalize_words, strip_citations
+from anchorgate.tools.text.chinese_numbers import numbers_in
 from anchorgate.tools.text.sentences import split_sentences
 from anchorgate.tools.text.suffixes import fold_suffix
 
@@ -257,13 +258,37 @@ def answer_grounding(draft: QuotedDraft, context: Sequence[Mapping[str, Any]]) -
     """
     if draft.status != "quoted":
         return 0.0
-    words = overlap_words(draft.answer) - YES_NO
+    words = _grounding_words(draft.answer) - YES_NO
     if not words:
         return 1.0
     quoted = " ".join(q.match or q.text for q in draft.quotes if q.status != "absent")
     if not quoted:
         return 0.0
-    return round(len(words & overlap_words(quoted)) / len(words), 4)
+    return round(len(words & _quoted_words(quoted)) / len(words), 4)
+
+
+_LONE_DIGIT = re.compile(r"(?<![\d.,])\d(?![\d.,])")  # "7", not the "0" of "85.0" or the "6" of "6,960"
+_DIGIT_WORDS = {
+    word: str(n)
+    for n, words in enumerate(
+        (("zero", "nol"), ("one", "satu"), ("two", "dua"), ("three", "tiga"), ("four", "empat"), ("five", "lima"),
+         ("six", "enam"), ("seven", "tujuh"), ("eight", "delapan"), ("nine", "sembilan")))
+    for word in words
+}  # fmt: skip
+
+
+def _grounding_words(text: str) -> set[str]:
+    """`overlap_words` plus numbers of one digit, which it drops with one-letter words: "7" is an answer
+    (citation markers are not numbers of the answer)."""
+    return overlap_words(text) | set(_LONE_DIGIT.findall(strip_citations(text)))
+
+
+def _quoted_words(quoted: str) -> set[str]:
+    """What a quote holds for `_grounding_words`: also a one-digit number written out ("three", "tiga",
+    "三"), as a digit."""
+    written = {_DIGIT_WORDS[w] for w in normalize_words(quoted) if w in _DIGIT_WORDS}
+    chinese = {str(int(m.value)) for m in numbers_in(quoted) if m.value in range(10)}
+    return _grounding_words(quoted) | written | chinese
 
 
 def echoes_question(answer: str, question: str) -> bool:
