@@ -26,6 +26,8 @@ from anchorgate.tools.answer.support import SUPPORTED_AT, claims_as_dicts, suppo
 from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.llm.usage import totals
 from anchorgate.tools.question.anchors import Anchor, anchor_coverage
+from anchorgate.tools.question.asked_type import answer_fits, asked_type, is_bridge_answer
+from anchorgate.tools.question.hop_plan import plan_hops
 from anchorgate.tools.retrieval.evidence_strength import measure_strength
 from anchorgate.tools.services import aservices_for
 from anchorgate.tools.text.tokens import count_tokens
@@ -73,6 +75,23 @@ def off_question_lacks(state: State, idk: bool) -> str | None:
         [titles[q["found_in"]] for q in quotes if q.get("found_in") in titles],
     )
     return ",".join(lacks)
+
+
+def wrong_kind(state: State, idk: bool) -> str | None:
+    """Why a quoted answer does not answer what the question asks: "kind" (a place for "in what year", a
+    state for "which country"), "bridge" (an earlier hop's answer, or the name a description of the
+    question is about); "" for neither; None when not read (a free or declined draft)."""
+    structure = state.get("draft_structure") or {}
+    answer = str(structure.get("answer", "")).strip()
+    if idk or structure.get("status") != "quoted" or not answer:
+        return None
+    if answer_fits(asked_type(state["question"]), answer) is False:  # the current hop's question when hopping
+        return "kind"
+    if state.get("hop", 0) < len(state.get("hop_plan") or [None]) - 1:
+        return ""  # an inner hop's answer is the bridge by design: the gate goes on to the next hop
+    plan = plan_hops(state.get("asked_question") or state["question"])
+    earlier = [str(h["answer"]) for h in state.get("hop_chain", []) if "answer" in h]
+    return "bridge" if is_bridge_answer(answer, plan, earlier) else ""
 
 
 def inconsistent(state: State) -> bool | None:
@@ -200,6 +219,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
         "answer_inconsistent": inconsistent(state),
         "answer_off_question": off_question_lacks(state, idk) if config.gate.chinese_quote_check else None,
+        "answer_wrong_kind": wrong_kind(state, idk) if config.gate.follow_hops else None,
         "hop_next": state.get("hop", 0) < len(state.get("hop_plan") or [None]) - 1,
     }
     signals["judge_needed"] = needs_judge(signals, config)

@@ -206,7 +206,9 @@ class GateSettings:
         " sub-questions (tools/question/hop_plan.py) and answered hop by hop: round 1 answers hop 1, and an answer"
         " the gate would stop on while a hop is left goes on to the next hop with it filled in"
         " (RETRIEVE_NEXT_HOP); a run that cannot reach the last hop abstains (ABSTAIN_INCOMPLETE_HOPS), never"
-        " with the bridge answer. Hops spend the same token budget.",
+        " with the bridge answer. Hops spend the same token budget. The final answer is also read against the"
+        " kind of thing asked (signal answer_wrong_kind): a place for 'in what year', a state for 'which"
+        " country' or the bridge entity itself is withdrawn (RETRIEVE_/ABSTAIN_WRONG_KIND_ANSWER).",
     )
     abstain_unanchored_answers: bool = _f(
         False,

@@ -139,6 +139,21 @@ class Signals(TypedDict):
             ),
         ),
     ]
+    answer_wrong_kind: Annotated[
+        str | None,
+        About(
+            "a quoted answer not of the kind the question asks (kind) or the bridge entity of an inner question"
+            " (bridge); empty: neither; None: not read",
+            "record",
+            Withdrawal(
+                "gate.follow_hops",
+                (True,),
+                "RETRIEVE_WRONG_KIND_ANSWER",
+                "ABSTAIN_WRONG_KIND_ANSWER",
+                skips_judge=True,
+            ),
+        ),
+    ]
     hop_next: Annotated[bool, About("a multi-hop plan has a hop after the one this draft answers", "record")]
     judge_needed: NotRequired[Annotated[bool, About("consult the judge before the gate (from the signals above)")]]
 
@@ -167,11 +182,13 @@ GateReason = Literal[
     "RETRIEVE_UNANCHORED_ANSWER",
     "RETRIEVE_INCONSISTENT_ANSWER",
     "RETRIEVE_OFF_QUESTION_ANSWER",
+    "RETRIEVE_WRONG_KIND_ANSWER",
     "RETRIEVE_NEXT_HOP",
     "REFLECT_FIXABLE_FLAW",
     "ABSTAIN_UNVERIFIED_QUOTE", "ABSTAIN_MISSING_ANCHOR", "ABSTAIN_LOW_SUPPORT", "ABSTAIN_JUDGE_REJECTED",
     "ABSTAIN_MODEL_IDK", "ABSTAIN_NO_EVIDENCE", "ABSTAIN_BUDGET",
     "ABSTAIN_UNANCHORED_ANSWER", "ABSTAIN_INCONSISTENT_ANSWER", "ABSTAIN_OFF_QUESTION_ANSWER",
+    "ABSTAIN_WRONG_KIND_ANSWER",
     "ABSTAIN_INCOMPLETE_HOPS",
 ]  # fmt: skip
 FaultReason = Literal[

@@ -5,8 +5,11 @@ Examples are written here, not copied from any evaluation row.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from anchorgate.agents.signal_meter import wrong_kind
 from anchorgate.tools.question.asked_type import answer_fits, answer_key, asked_type, is_bridge_answer
 from anchorgate.tools.question.country_names import country_of, is_country, is_nationality, is_subdivision
 from anchorgate.tools.question.hop_plan import HopPlan, plan_hops
@@ -70,6 +73,7 @@ def test_asked_type(question: str, kind: str) -> None:
         ("person", "the English", None),  # a people may answer "who"
         ("person", "Nikolai Gogol", None),
         ("other", "anything", None),
+        ("other", "1905", None),  # a question read as asking nothing in particular is not contradicted
         ("country", "", False),
     ],
 )
@@ -98,3 +102,31 @@ def test_bridge_answer_normalises_nationalities() -> None:
     plan = HopPlan(("Which country is Bergen in?", "Who leads #1?"), "planned")
     assert is_bridge_answer("Norwegian", plan, ["Norway", "Jonas Gahr Støre"])
     assert not is_bridge_answer("Jonas Gahr Store", plan, ["Norway", "Jonas Gahr Støre"])
+
+
+def _drafted(question: str, answer: str, status: str = "quoted", **state: Any) -> dict[str, Any]:
+    return {"question": question, "draft_structure": {"status": status, "answer": answer}, **state}
+
+
+def test_the_meter_names_an_answer_of_another_kind_or_the_bridge() -> None:
+    asked = "Who is the spouse of the author of Dead Ernest?"
+    assert wrong_kind(_drafted("In what year was the bridge opened?", "Iowa"), idk=False) == "kind"  # type: ignore[arg-type]
+    assert wrong_kind(_drafted("How many people live in #1?", "London"), idk=False) == "kind"  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Dead Ernest"), idk=False) == "bridge"  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Jane Doe"), idk=False) == ""  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Dead Ernest", status="free"), idk=False) is None  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Dead Ernest"), idk=True) is None  # type: ignore[arg-type]
+
+
+def test_the_meter_reads_the_bridge_only_at_the_last_hop() -> None:
+    asked = "Who is the spouse of the author of Dead Ernest?"
+    plan = plan_hops(asked)
+    assert len(plan.hops) == 2
+    hopping = {"asked_question": asked, "hop_plan": list(plan.hops)}
+    inner = _drafted(plan.hops[0], "Alan Smith", hop=0, hop_chain=[], **hopping)
+    assert wrong_kind(inner, idk=False) == ""  # type: ignore[arg-type]
+    chain = [{"reset": True}, {"hop": 1, "question": plan.hops[0], "answer": "Alan Smith"}]
+    last = _drafted("Who is the spouse of Alan Smith?", "Alan Smith", hop=1, hop_chain=chain, **hopping)
+    assert wrong_kind(last, idk=False) == "bridge"  # type: ignore[arg-type]
+    answered = _drafted("Who is the spouse of Alan Smith?", "Jane Doe", hop=1, hop_chain=chain, **hopping)
+    assert wrong_kind(answered, idk=False) == ""  # type: ignore[arg-type]

@@ -20,6 +20,8 @@ REREAD_A = A.replace(**{"gate.second_reading": "withdraw"})
 REREAD_B = B.replace(**{"gate.second_reading": "withdraw"})
 ZH_A = A.replace(**{"gate.chinese_quote_check": True})
 ZH_B = B.replace(**{"gate.chinese_quote_check": True})
+HOPS_A = A.replace(**{"gate.follow_hops": True})
+HOPS_B = B.replace(**{"gate.follow_hops": True})
 ONE_HOP_JUDGE = ALWAYS.replace(**{"judge.bridged_answers": False})
 
 
@@ -227,6 +229,20 @@ CASES: list[tuple[str, Config, dict[str, Any], tuple[str, str]]] = [
         sig(answer_off_question="terms"),
         ("STOP", "STOP_OVERLAP_OK"),
     ),  # fmt: skip
+    (
+        "hops: a place where a year is asked is withdrawn",
+        HOPS_A,
+        sig(answer_wrong_kind="kind"),
+        ("ABSTAIN", "ABSTAIN_WRONG_KIND_ANSWER"),
+    ),  # fmt: skip
+    (
+        "hops: the bridge entity as the answer spends round 2",
+        HOPS_B,
+        sig(answer_wrong_kind="bridge"),
+        ("RETRIEVE_MORE", "RETRIEVE_WRONG_KIND_ANSWER"),
+    ),  # fmt: skip
+    ("hops: an answer of the asked kind stands", HOPS_A, sig(answer_wrong_kind=""), ("STOP", "STOP_OVERLAP_OK")),
+    ("hops off: the kind is not read", A, sig(answer_wrong_kind="kind"), ("STOP", "STOP_OVERLAP_OK")),
     (
         "an inner hop's supported answer goes on to the next hop",
         A,

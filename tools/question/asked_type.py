@@ -99,6 +99,8 @@ def answer_fits(asked: AskedType, answer: str) -> bool | None:
     text = answer.strip()
     if not text:
         return False
+    if asked == "other":  # nothing asked that an answer could contradict ("what was he population …")
+        return None
     place_like = is_country(text) or is_subdivision(text)
     if asked == "year":
         return bool(_YEAR_NUMBER.search(text))
