@@ -10,7 +10,9 @@ Reads the records of `anchorgate eval` runs in the folder:
 - `nomiracl_zh_report_baseline/baseline.jsonl`, `nomiracl_zh_report/A.jsonl` and `nomiracl_zh_report_B/B.jsonl`:
   the report rows, upstream 188–250 (eval rows 125–250);
 - `cmrc301_600_baseline/baseline.jsonl`, `cmrc301_600/A.jsonl` and `cmrc301_600_B/B.jsonl`: CMRC2018 questions
-  301–600, every 10th (`cmrc301_600_every10.ids`).
+  301–600, every 10th (`cmrc301_600_every10.ids`);
+- A again on both report sets after a one-digit answer was first grounded only by a quote holding it
+  (`../eval_1p5b_2026-11-28_digit_grounding/`, through the same reply cache), paired with A.
 
 NoMIRACL has no gold answer: on a non-relevant set the right behaviour is to abstain, on a relevant
 set to answer. CMRC2018 is scored by the harness (character F1, CMRC's convention; right / wrong by the
@@ -35,13 +37,16 @@ from anchorgate.eval.store import read_records  # noqa: E402
 
 Records = dict[str, dict[str, Any]]
 DATASET = REPO.parent / "shared" / "datasets" / "nomiracl_zh"
+DIGITS = "A, one-digit answers grounded"  # A at ad19fab: a one-digit answer needs its quote to hold it
+_DIGITS_RUNS = "../eval_1p5b_2026-11-28_digit_grounding"  # the same rows and reply cache as A's runs here
 NOMIRACL = {
     "tune": {"A before the check": "nomiracl_zh_tune_before/A.jsonl",
              "A, who/which questions quoted too": "nomiracl_zh_tune_check/A.jsonl"},
     "report": {"baseline": "nomiracl_zh_report_baseline/baseline.jsonl", "A": "nomiracl_zh_report/A.jsonl",
-               "B": "nomiracl_zh_report_B/B.jsonl"},
+               "B": "nomiracl_zh_report_B/B.jsonl", DIGITS: f"{_DIGITS_RUNS}/nomiracl_zh_report/A.jsonl"},
 }  # fmt: skip
-CMRC = {"baseline": "cmrc301_600_baseline/baseline.jsonl", "A": "cmrc301_600/A.jsonl", "B": "cmrc301_600_B/B.jsonl"}
+CMRC = {"baseline": "cmrc301_600_baseline/baseline.jsonl", "A": "cmrc301_600/A.jsonl", "B": "cmrc301_600_B/B.jsonl",
+        DIGITS: f"{_DIGITS_RUNS}/cmrc301_600/A.jsonl"}  # fmt: skip
 
 
 def _load(path: Path) -> Records:
@@ -175,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
                 part["paired"][f"{name} − {reference}"] = nomiracl_paired(loaded[reference], recs)
         if split == "report" and "A" in loaded:
             part["paired"]["A − A without the check"] = nomiracl_paired(without_check(loaded["A"]), loaded["A"])
+            if DIGITS in loaded:
+                part["paired"][f"{DIGITS} − A"] = nomiracl_paired(loaded["A"], loaded[DIGITS])
         chosen = "A with the check, replayed" if split == "tune" else "A"
         if chosen in loaded:
             part["withdrawn_by_quote_check"] = withdrawn_by_check(loaded[chosen])
@@ -183,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     result["cmrc2018"] = {"systems": {n: cmrc_summary(r) for n, r in cmrc.items()},
                           "paired": {f"{n} − baseline": cmrc_paired(cmrc["baseline"], r)
                                      for n, r in cmrc.items() if n != "baseline" and "baseline" in cmrc}}  # fmt: skip
+    if DIGITS in cmrc and "A" in cmrc:
+        result["cmrc2018"]["paired"][f"{DIGITS} − A"] = cmrc_paired(cmrc["A"], cmrc[DIGITS])
     (folder / "chinese.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=1, ensure_ascii=False))
     return 0

@@ -1,13 +1,15 @@
 """Multi-hop questions answered hop by hop: preset A with `gate.follow_hops` against A and baseline on MuSiQue.
 
-    .venv/bin/python bench/musique_hops.py [--folder bench/results/eval_1p5b_2026-11-27_musique]
+    .venv/bin/python bench/musique_hops.py [--out bench/results/eval_1p5b_2026-11-28_musique_oracle/musique_hops.json]
 
-Reads the records of `anchorgate eval` runs in the folder (`base_a71_100/{baseline,A}.jsonl`, and
-`a_hops71_100/A.jsonl` run with `--set gate.follow_hops=true`) and reports, per system, right, wrong,
-abstained, mean F1 and tokens per question, and paired differences with bootstrap 95% intervals.
-A "bridge answer" is a final answer equal to the gold answer of one of MuSiQue's own inner hops
-(`extra.hops`, read here to check, never by the product): the answer to an inner question. Writes
-`musique_hops.json` beside the runs.
+Reads the records of `anchorgate eval` runs on MuSiQue 71–100 (`RUNS`, under `bench/results/`):
+baseline and A, A with `--set gate.follow_hops=true` (its parser's plans), before and after inner hops
+were read in the quoted style and with the final answer's asked kind checked (`answer_wrong_kind`),
+and A with MuSiQue's own hops as the plan (`bench/musique_oracle_plan.py`,
+a diagnostic of what the planner loses). Reports, per system, right, wrong, abstained, mean F1 and
+tokens per question, and paired differences with bootstrap 95% intervals. A "bridge answer" is a final
+answer equal to the gold answer of one of MuSiQue's own inner hops (`extra.hops`, read here to check,
+never by the product): the answer to an inner question.
 """
 
 from __future__ import annotations
@@ -26,8 +28,23 @@ from anchorgate.eval.scoring.text import normalize_answer  # noqa: E402
 from anchorgate.eval.store import read_records  # noqa: E402
 
 DATASET = REPO.parent / "shared" / "datasets" / "musique" / "musique_41_100.jsonl"
-RUNS = {"baseline": "base_a71_100/baseline.jsonl", "A": "base_a71_100/A.jsonl", "A + hops": "a_hops71_100/A.jsonl"}
-PAIRS = [("A + hops", "baseline"), ("A + hops", "A"), ("A", "baseline")]
+RESULTS = REPO / "bench" / "results"
+_BEFORE, _AFTER = "eval_1p5b_2026-11-27_musique", "eval_1p5b_2026-11-28_musique_oracle"
+RUNS = {
+    "baseline": f"{_BEFORE}/base_a71_100/baseline.jsonl",
+    "A": f"{_BEFORE}/base_a71_100/A.jsonl",
+    "A + hops": f"{_BEFORE}/a_hops71_100/A.jsonl",  # product at 1d180ee
+    "A + hops, inner hops quoted": f"{_AFTER}/a_hops71_100/A.jsonl",  # product at e1054df, as below
+    "A + MuSiQue's plans": f"{_AFTER}/a_oracle71_100/A.jsonl",
+    "A + MuSiQue's plans, inner hops quoted": f"{_AFTER}/a_oracle71_100_quoted/A.jsonl",
+    "A + MuSiQue's plans, inner hops quoted, no unanchored withdrawal": f"{_AFTER}/a_oracle71_100_anchored_off/A.jsonl",
+    "A + hops, asked kind checked": "eval_1p5b_2026-11-28_asked_kind/musique71_100/A.jsonl",  # ad19fab + the check
+}
+PAIRS = [(name, reference) for name in RUNS if name.startswith("A + ") for reference in ("baseline", "A")] + [
+    ("A", "baseline"), ("A + hops, inner hops quoted", "A + hops"),
+    ("A + MuSiQue's plans, inner hops quoted", "A + hops, inner hops quoted"),
+    ("A + hops, asked kind checked", "A + hops, inner hops quoted"),
+]  # fmt: skip
 
 
 def inner_answers() -> dict[str, set[str]]:
@@ -71,17 +88,16 @@ def paired(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> dict[s
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--folder", default=str(REPO / "bench/results/eval_1p5b_2026-11-27_musique"))
+    parser.add_argument("--out", default=str(RESULTS / _AFTER / "musique_hops.json"))
     args = parser.parse_args(argv)
-    folder = Path(args.folder)
-    runs = {name: {q: r for q, r in read_records(folder / path).items() if not r.get("llm_fault")}
-            for name, path in RUNS.items() if (folder / path).exists()}  # fmt: skip
+    runs = {name: {q: r for q, r in read_records(RESULTS / path).items() if not r.get("llm_fault")}
+            for name, path in RUNS.items() if (RESULTS / path).exists()}  # fmt: skip
     inner = inner_answers()
     result: dict[str, Any] = {"systems": {name: summary(recs, inner) for name, recs in runs.items()}, "paired": {}}
     for a, b in PAIRS:
         if a in runs and b in runs:
             result["paired"][f"{a} − {b}"] = paired(runs[a], runs[b])
-    (folder / "musique_hops.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    Path(args.out).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(json.dumps(result, indent=1, ensure_ascii=False))
     return 0
 
