@@ -1,4 +1,4 @@
-"""Chinese questions: anchors (titles, quotes, dates, years, both scripts), the asked answer type,
+"""Chinese questions: anchors (titles, quotes, dates, years, both scripts),
 superlatives asked and stated, full-width input, and the note for a corpus without Chinese."""
 
 from __future__ import annotations
@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from anchorgate.tools.question.anchors import anchor_coverage, extract_anchors
-from anchorgate.tools.question.chinese_answer_type import chinese_answer_type, chinese_short_answer_expected
 from anchorgate.tools.question.superlative import asks_superlative, superlative_stated
 from anchorgate.tools.question.validation import validate_question
 from anchorgate.tools.text.language import LanguageReport, language_mismatch, question_language
@@ -45,22 +44,6 @@ def test_a_date_anchor_is_found_in_chinese_and_english_evidence_only_when_the_da
     assert anchor_coverage(anchors, ["1986年10月9日，大会在北京召开。"])[0] == 1.0
     assert anchor_coverage(anchors, ["On 9 October 1986 the meeting opened."])[0] == 1.0
     assert anchor_coverage(anchors, ["1986年10月19日，大会在北京召开。"])[0] == 0.0
-
-
-@pytest.mark.parametrize(
-    ("question", "answer_type", "short"),
-    [
-        ("他什么时候出生？", "date", True), ("长城何时建成？", "date", True), ("奥运会是哪一年办的？", "date", True),
-        ("国庆节是几月几号？", "date", True), ("中国有多少个省？", "number", True), ("他几岁了？", "number", True),
-        ("长城有多长？", "number", True), ("这座湖有多大？", "number", True), ("谁写了《红楼梦》？", "name", True),
-        ("誰寫了《紅樓夢》？", "name", True), ("幾個人參加了？", "number", True), ("他在哪里出生？", "any", True),
-        ("哪个城市更大？", "any", True), ("这种病叫什么？", "any", True), ("量子力学是什么？", "any", False),
-        ("为什么天空是蓝色的？", "any", False), ("现在几点？", "any", False), ("香港有哪些剧院？", "any", False),
-    ],
-)  # fmt: skip
-def test_chinese_question_words_give_the_asked_answer_type(question: str, answer_type: str, short: bool) -> None:
-    assert chinese_answer_type(question) == answer_type
-    assert chinese_short_answer_expected(question) is short
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """Question understanding: what a question names, asks for and may be rewritten into, before any evidence.
 
 Here: anchors (`anchors/`: the names, dates, numbers and quoted strings an answer's evidence must
-hold, and the question type), the expected answer type (`answer_type.py`; Chinese question words in
-`chinese_answer_type.py`) and the finer kind a (sub-)question asks for with the answers that fit it
+hold, and the question type), the expected answer type (`answer_type.py`; a Chinese question's type is read by
+`anchors/chinese.py`) and the finer kind a (sub-)question asks for with the answers that fit it
 (`asked_type.py`, country data in `country_names.py`), superlatives asked (`superlative.py`, which, as
 anchor coverage does, also tells whether an evidence sentence states the one asked), the multi-hop
 plan (`hop_plan.py`: nested descriptions, `hop_descriptions.py`, become single-hop sub-questions
