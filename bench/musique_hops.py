@@ -6,7 +6,8 @@ Reads the records of `anchorgate eval` runs on MuSiQue 71–100 (`RUNS`, under `
 baseline and A, A with `--set gate.follow_hops=true` (its parser's plans), before and after inner hops
 were read in the quoted style and with the final answer's asked kind checked (`answer_wrong_kind`),
 and A with MuSiQue's own hops as the plan (`bench/musique_oracle_plan.py`,
-a diagnostic of what the planner loses). Reports, per system, right, wrong, abstained, mean F1 and
+a diagnostic of what the planner loses); also HotpotQA 71–100, baseline and A against A with the hops
+followed (`hotpotqa`), the two-hop set the hop following must not make worse. Reports, per system, right, wrong, abstained, mean F1 and
 tokens per question, and paired differences with bootstrap 95% intervals. A "bridge answer" is a final
 answer equal to the gold answer of one of MuSiQue's own inner hops (`extra.hops`, read here to check,
 never by the product): the answer to an inner question.
@@ -39,6 +40,11 @@ RUNS = {
     "A + MuSiQue's plans, inner hops quoted": f"{_AFTER}/a_oracle71_100_quoted/A.jsonl",
     "A + MuSiQue's plans, inner hops quoted, no unanchored withdrawal": f"{_AFTER}/a_oracle71_100_anchored_off/A.jsonl",
     "A + hops, asked kind checked": "eval_1p5b_2026-11-28_asked_kind/musique71_100/A.jsonl",  # ad19fab + the check
+}
+HOTPOT_RUNS = {  # HotpotQA 71-100: what hop following does to two-hop questions of another kind
+    "baseline": "eval_1p5b_2026-11-27_off_topic/hotpot71_100/baseline.jsonl",
+    "A": "eval_1p5b_2026-11-28_hop_retrieval/hotpot71_100/A/A.jsonl",  # product at 1d180ee
+    "A + hops, asked kind checked": "eval_1p5b_2026-11-28_asked_kind/hotpot71_100/A.jsonl",
 }
 PAIRS = [(name, reference) for name in RUNS if name.startswith("A + ") for reference in ("baseline", "A")] + [
     ("A", "baseline"), ("A + hops, inner hops quoted", "A + hops"),
@@ -97,6 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     for a, b in PAIRS:
         if a in runs and b in runs:
             result["paired"][f"{a} − {b}"] = paired(runs[a], runs[b])
+    hotpot = {name: {q: r for q, r in read_records(RESULTS / path).items() if not r.get("llm_fault")}
+              for name, path in HOTPOT_RUNS.items() if (RESULTS / path).exists()}  # fmt: skip
+    no_hops: dict[str, set[str]] = {q: set() for recs in hotpot.values() for q in recs}
+    result["hotpotqa"] = {
+        "systems": {name: summary(recs, no_hops) for name, recs in hotpot.items()},
+        "paired": {f"{b} − {a}": paired(hotpot[a], hotpot[b]) for b in hotpot for a in ("baseline", "A")
+                   if b.startswith("A + ") and a in hotpot},
+    }  # fmt: skip
     Path(args.out).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(json.dumps(result, indent=1, ensure_ascii=False))
     return 0
