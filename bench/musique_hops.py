@@ -7,10 +7,12 @@ baseline and A, A with `--set gate.follow_hops=true` (its parser's plans), befor
 were read in the quoted style and with the final answer's asked kind checked (`answer_wrong_kind`),
 and A with MuSiQue's own hops as the plan (`bench/musique_oracle_plan.py`,
 a diagnostic of what the planner loses); also HotpotQA 71–100, baseline and A against A with the hops
-followed (`hotpotqa`), the two-hop set the hop following must not make worse. Reports, per system, right, wrong, abstained, mean F1 and
-tokens per question, and paired differences with bootstrap 95% intervals. A "bridge answer" is a final
-answer equal to the gold answer of one of MuSiQue's own inner hops (`extra.hops`, read here to check,
-never by the product): the answer to an inner question.
+followed (`hotpotqa`), the two-hop set the hop following must not make worse. "A (2026-11-28)" is A
+again on the product and machine of the hop runs beside it: A's older records came from another build.
+Reports, per system, right, wrong, abstained, mean F1 and tokens per question, and paired
+differences with bootstrap 95% intervals. A "bridge answer" is a final answer equal to the gold
+answer of one of MuSiQue's own inner hops (`extra.hops`, read here to check, never by the product):
+the answer to an inner question.
 """
 
 from __future__ import annotations
@@ -40,16 +42,21 @@ RUNS = {
     "A + MuSiQue's plans, inner hops quoted": f"{_AFTER}/a_oracle71_100_quoted/A.jsonl",
     "A + MuSiQue's plans, inner hops quoted, no unanchored withdrawal": f"{_AFTER}/a_oracle71_100_anchored_off/A.jsonl",
     "A + hops, asked kind checked": "eval_1p5b_2026-11-28_asked_kind/musique71_100/A.jsonl",  # ad19fab + the check
+    "A (2026-11-28)": "eval_1p5b_2026-11-28_asked_kind/musique71_100_A/A.jsonl",  # the same product and machine
 }
 HOTPOT_RUNS = {  # HotpotQA 71-100: what hop following does to two-hop questions of another kind
     "baseline": "eval_1p5b_2026-11-27_off_topic/hotpot71_100/baseline.jsonl",
     "A": "eval_1p5b_2026-11-28_hop_retrieval/hotpot71_100/A/A.jsonl",  # product at 1d180ee
     "A + hops, asked kind checked": "eval_1p5b_2026-11-28_asked_kind/hotpot71_100/A.jsonl",
+    "A (2026-11-28)": "eval_1p5b_2026-11-28_asked_kind/hotpot71_100_A/A.jsonl",  # the same product and machine
 }
+HOTPOT_PAIRS = [("A + hops, asked kind checked", "baseline"), ("A + hops, asked kind checked", "A"),
+                ("A + hops, asked kind checked", "A (2026-11-28)"), ("A (2026-11-28)", "A")]
 PAIRS = [(name, reference) for name in RUNS if name.startswith("A + ") for reference in ("baseline", "A")] + [
     ("A", "baseline"), ("A + hops, inner hops quoted", "A + hops"),
     ("A + MuSiQue's plans, inner hops quoted", "A + hops, inner hops quoted"),
     ("A + hops, asked kind checked", "A + hops, inner hops quoted"),
+    ("A + hops, asked kind checked", "A (2026-11-28)"), ("A (2026-11-28)", "A"),
 ]  # fmt: skip
 
 
@@ -83,6 +90,7 @@ def summary(records: dict[str, dict[str, Any]], inner: dict[str, set[str]]) -> d
 
 
 def paired(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """a − b on the questions both answered: right, wrong, abstained and F1 with 95% intervals."""
     ids = sorted(set(a) & set(b))
     diffs = {o: format_difference(paired_bootstrap([float(outcome(b[q]) == o) for q in ids],
                                                    [float(outcome(a[q]) == o) for q in ids]))
@@ -108,8 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     no_hops: dict[str, set[str]] = {q: set() for recs in hotpot.values() for q in recs}
     result["hotpotqa"] = {
         "systems": {name: summary(recs, no_hops) for name, recs in hotpot.items()},
-        "paired": {f"{b} − {a}": paired(hotpot[a], hotpot[b]) for b in hotpot for a in ("baseline", "A")
-                   if b.startswith("A + ") and a in hotpot},
+        "paired": {f"{b} − {a}": paired(hotpot[b], hotpot[a]) for b, a in HOTPOT_PAIRS if a in hotpot and b in hotpot},
     }  # fmt: skip
     Path(args.out).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(json.dumps(result, indent=1, ensure_ascii=False))
