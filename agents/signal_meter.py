@@ -77,18 +77,19 @@ def off_question_lacks(state: State, idk: bool) -> str | None:
     return ",".join(lacks)
 
 
-def wrong_kind(state: State, idk: bool) -> str | None:
+def wrong_kind(state: State, idk: bool, hop_next: bool) -> str | None:
     """Why a quoted answer does not answer what the question asks: "kind" (a place for "in what year", a
     state for "which country"), "bridge" (an earlier hop's answer, or the name a description of the
-    question is about); "" for neither; None when not read (a free or declined draft)."""
+    question is about; not read while `hop_next`: an inner hop's answer is the bridge by design, and the
+    gate goes on to the next hop); "" for neither; None when not read (a free or declined draft)."""
     structure = state.get("draft_structure") or {}
     answer = str(structure.get("answer", "")).strip()
     if idk or structure.get("status") != "quoted" or not answer:
         return None
     if answer_fits(asked_type(state["question"]), answer) is False:  # the current hop's question when hopping
         return "kind"
-    if state.get("hop", 0) < len(state.get("hop_plan") or [None]) - 1:
-        return ""  # an inner hop's answer is the bridge by design: the gate goes on to the next hop
+    if hop_next:
+        return ""
     plan = plan_hops(state.get("asked_question") or state["question"])
     earlier = [str(h["answer"]) for h in state.get("hop_chain", []) if "answer" in h]
     return "bridge" if is_bridge_answer(answer, plan, earlier) else ""
@@ -175,6 +176,7 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
     quoted = quoted_signals(state.get("draft_structure"), overlap, SUPPORTED_AT, state["question"], yes_no)
     firm_covered = all(a.text in inferred for a in missing)
     strength = measure_strength(state["question"], context, firm_covered, config.gate.strong_evidence)
+    hop_next = state.get("hop", 0) < len(state.get("hop_plan") or [None]) - 1
     signals: Signals = {
         "round": state.get("round", 1),
         "pass_no": state.get("pass_no", 1),
@@ -219,8 +221,8 @@ async def measure(state: State, runtime: Runtime[Config]) -> dict[str, Any]:
         "answer_unanchored": bool(draft) and not idk and answer_unanchored(named, draft, context),
         "answer_inconsistent": inconsistent(state),
         "answer_off_question": off_question_lacks(state, idk) if config.gate.chinese_quote_check else None,
-        "answer_wrong_kind": wrong_kind(state, idk) if config.gate.follow_hops else None,
-        "hop_next": state.get("hop", 0) < len(state.get("hop_plan") or [None]) - 1,
+        "answer_wrong_kind": wrong_kind(state, idk, hop_next) if config.gate.follow_hops else None,
+        "hop_next": hop_next,
     }
     signals["judge_needed"] = needs_judge(signals, config)
     return {"signals": signals, "latency": {"signals": time.perf_counter() - started}}

@@ -43,7 +43,7 @@ def main() -> None:
             seen.add((record["id"], answer))
             outcome = "right" if record.get("correct") else "wrong"
             state = {"question": record["question"], "draft_structure": structure}
-            verdict = wrong_kind(state, idk=False)  # type: ignore[arg-type]
+            verdict = wrong_kind(state, idk=False, hop_next=False)  # type: ignore[arg-type]
             label = "not read" if verdict is None else verdict or "stands"
             counts[group][f"{outcome}, {label}"] += 1
             if verdict:

@@ -100,19 +100,23 @@ def paired(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> dict[s
     return diffs
 
 
+def load(named_paths: dict[str, str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each committed run's records by question id, leaving out model faults (a run not there is skipped)."""
+    return {name: {q: r for q, r in read_records(RESULTS / path).items() if not r.get("llm_fault")}
+            for name, path in named_paths.items() if (RESULTS / path).exists()}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(RESULTS / _AFTER / "musique_hops.json"))
     args = parser.parse_args(argv)
-    runs = {name: {q: r for q, r in read_records(RESULTS / path).items() if not r.get("llm_fault")}
-            for name, path in RUNS.items() if (RESULTS / path).exists()}  # fmt: skip
+    runs = load(RUNS)
     inner = inner_answers()
     result: dict[str, Any] = {"systems": {name: summary(recs, inner) for name, recs in runs.items()}, "paired": {}}
     for a, b in PAIRS:
         if a in runs and b in runs:
             result["paired"][f"{a} − {b}"] = paired(runs[a], runs[b])
-    hotpot = {name: {q: r for q, r in read_records(RESULTS / path).items() if not r.get("llm_fault")}
-              for name, path in HOTPOT_RUNS.items() if (RESULTS / path).exists()}  # fmt: skip
+    hotpot = load(HOTPOT_RUNS)
     no_hops: dict[str, set[str]] = {q: set() for recs in hotpot.values() for q in recs}
     result["hotpotqa"] = {
         "systems": {name: summary(recs, no_hops) for name, recs in hotpot.items()},

@@ -110,12 +110,12 @@ def _drafted(question: str, answer: str, status: str = "quoted", **state: Any) -
 
 def test_the_meter_names_an_answer_of_another_kind_or_the_bridge() -> None:
     asked = "Who is the spouse of the author of Dead Ernest?"
-    assert wrong_kind(_drafted("In what year was the bridge opened?", "Iowa"), idk=False) == "kind"  # type: ignore[arg-type]
-    assert wrong_kind(_drafted("How many people live in #1?", "London"), idk=False) == "kind"  # type: ignore[arg-type]
-    assert wrong_kind(_drafted(asked, "Dead Ernest"), idk=False) == "bridge"  # type: ignore[arg-type]
-    assert wrong_kind(_drafted(asked, "Jane Doe"), idk=False) == ""  # type: ignore[arg-type]
-    assert wrong_kind(_drafted(asked, "Dead Ernest", status="free"), idk=False) is None  # type: ignore[arg-type]
-    assert wrong_kind(_drafted(asked, "Dead Ernest"), idk=True) is None  # type: ignore[arg-type]
+    assert wrong_kind(_drafted("In what year was the bridge opened?", "Iowa"), idk=False, hop_next=False) == "kind"  # type: ignore[arg-type]
+    assert wrong_kind(_drafted("How many people live in #1?", "London"), idk=False, hop_next=False) == "kind"  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Dead Ernest"), idk=False, hop_next=False) == "bridge"  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Jane Doe"), idk=False, hop_next=False) == ""  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Dead Ernest", status="free"), idk=False, hop_next=False) is None  # type: ignore[arg-type]
+    assert wrong_kind(_drafted(asked, "Dead Ernest"), idk=True, hop_next=False) is None  # type: ignore[arg-type]
 
 
 def test_the_meter_reads_the_bridge_only_at_the_last_hop() -> None:
@@ -124,9 +124,9 @@ def test_the_meter_reads_the_bridge_only_at_the_last_hop() -> None:
     assert len(plan.hops) == 2
     hopping = {"asked_question": asked, "hop_plan": list(plan.hops)}
     inner = _drafted(plan.hops[0], "Alan Smith", hop=0, hop_chain=[], **hopping)
-    assert wrong_kind(inner, idk=False) == ""  # type: ignore[arg-type]
+    assert wrong_kind(inner, idk=False, hop_next=True) == ""  # type: ignore[arg-type]
     chain = [{"reset": True}, {"hop": 1, "question": plan.hops[0], "answer": "Alan Smith"}]
     last = _drafted("Who is the spouse of Alan Smith?", "Alan Smith", hop=1, hop_chain=chain, **hopping)
-    assert wrong_kind(last, idk=False) == "bridge"  # type: ignore[arg-type]
+    assert wrong_kind(last, idk=False, hop_next=False) == "bridge"  # type: ignore[arg-type]
     answered = _drafted("Who is the spouse of Alan Smith?", "Jane Doe", hop=1, hop_chain=chain, **hopping)
-    assert wrong_kind(answered, idk=False) == ""  # type: ignore[arg-type]
+    assert wrong_kind(answered, idk=False, hop_next=False) == ""  # type: ignore[arg-type]

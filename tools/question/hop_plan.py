@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from anchorgate.tools.answer.text import is_idk
 from anchorgate.tools.question.hop_descriptions import find_descriptions, is_trivial_remainder
@@ -135,6 +136,7 @@ def validated(question: str, hops: Sequence[str], reason: str, entities: tuple[s
     return HopPlan(tuple(h.strip() for h in hops), reason, entities)
 
 
+@lru_cache(maxsize=1024)  # read at intake and again by the signal meter each round; a pure function
 def plan_hops(question: str) -> HopPlan:
     """The question as hops, innermost description first (see the module docstring).
 
